@@ -1,0 +1,61 @@
+// Lint rules, including the layer map: which src/ folder may import which (STYLE.md). The map is
+// data here, the way VS Code keeps its layers in its lint config, so a wrong import fails `npm test`.
+import tseslint from 'typescript-eslint';
+
+const layer = (files, forbidden) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: forbidden.map(({ group, message }) => ({ group, message })),
+      },
+    ],
+  },
+});
+
+const notRenderer = { group: ['**/renderer/**'], message: 'Only the renderer imports renderer code.' };
+const notServer = { group: ['**/server/**'], message: 'The renderer and shared code never import the server.' };
+const notMain = { group: ['**/main/**', '**/preload/**'], message: 'Only Electron code imports main/preload.' };
+const notElectron = { group: ['electron', 'electron/*'], message: 'Only src/main and src/preload use electron.' };
+const notNode = { group: ['node:*', 'better-sqlite3', 'fastify', '@fastify/*', 'ws'], message: 'Browser code cannot use Node modules.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'docs/**'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    // Tests read JSON answers whose shape is what they assert; typing each one adds nothing.
+    files: ['**/*.test.ts', '**/*.test.tsx', 'src/server/testing/**', 'e2e/**', 'bench/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  layer(['src/shared/**'], [notRenderer, notServer, notMain, notElectron, notNode]),
+  layer(['src/server/**'], [notRenderer, notMain, notElectron]),
+  layer(['src/renderer/**'], [notServer, notMain, notElectron, notNode]),
+  layer(['src/main/**', 'src/preload/**'], [notRenderer]),
+  {
+    // The processors are siblings: one never reaches into another (STYLE.md).
+    files: ['src/server/processors/model/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron] }] },
+  },
+  {
+    files: ['src/server/processors/nosql/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/model/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron] }] },
+  },
+  {
+    files: ['src/server/processors/controller/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/model/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron] }] },
+  },
+  {
+    files: ['src/renderer/features/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [notServer, notMain, notElectron, notNode] }],
+    },
+  },
+);

@@ -1,0 +1,71 @@
+/**
+ * buildApp(options): the fastify instance with every JQL route, without listening. Tests use it with
+ * `app.inject`; `index.ts` listens.
+ */
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ServerState } from './context.ts';
+import { JqlFailure, jqlError } from './errors.ts';
+import { registerJsonParser } from './http/json-body.ts';
+import { errorBody, registerJqlRoute } from './http/jql-route.ts';
+import { createState, type StateOptions } from './state.ts';
+
+export interface AppOptions extends StateOptions {
+  /** Origins allowed by CORS (`--cors`); none by default. */
+  cors?: string[];
+  logger?: boolean | { level: string };
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  state: ServerState;
+}
+
+export async function buildApp(options: AppOptions): Promise<BuiltApp> {
+  const state = await createState(options);
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: state.ws.limits.maxBodyBytes,
+    // JQL URLs carry signatures (files) and tokens (streams); they are secrets and never logged.
+    disableRequestLogging: true,
+  });
+  app.addHook('onClose', () => {
+    state.db.close();
+  });
+  await app.register(cookie);
+  if (options.cors && options.cors.length > 0) {
+    await app.register(cors, { origin: options.cors, credentials: true });
+  }
+  registerJsonParser(app);
+  app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {
+    const failure = error instanceof JqlFailure ? error : toFailure(error);
+    if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    return reply.code(failure.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const failure = new JqlFailure([jqlError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)]);
+    return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
+  });
+  app.get(`${state.basePath}/healthz`, async () => ({ status: 'ok', version: state.version }));
+  registerJqlRoute(app, state);
+  return { app, state };
+}
+
+/** Fastify's own failures (body size, content type) as coded JQL errors. */
+function toFailure(error: FastifyError): JqlFailure {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new JqlFailure([jqlError('payload_too_large', 'The request body is larger than the server accepts')]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new JqlFailure([jqlError('unsupported_media_type', 'POST /jql takes application/json; PUT /jql takes multipart/form-data')]);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new JqlFailure([jqlError('invalid_json', 'The body is empty')]);
+    default:
+      if (error.statusCode === 400) return new JqlFailure([jqlError('invalid_request', error.message)]);
+      if (error.statusCode === 413) return new JqlFailure([jqlError('payload_too_large', error.message)]);
+      if (error.statusCode === 415) return new JqlFailure([jqlError('unsupported_media_type', error.message)]);
+      return new JqlFailure([jqlError('internal_error', 'The server could not process this request')]);
+  }
+}

@@ -1,0 +1,23 @@
+// The server's own auth tables: server-side sessions (revocable cookies) and revoked token ids.
+// Times are ISO-8601 UTC text like the workspace's datetimes; that format sorts and compares as text.
+import type Database from 'better-sqlite3';
+
+export function ensureAuthTables(db: Database.Database): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS jql_sessions (
+      -- sha256 (hex) of the cookie value: a leaked database does not hand out live cookies
+      id TEXT PRIMARY KEY,
+      user_id INTEGER NOT NULL,
+      created_at TEXT NOT NULL,
+      expires_at TEXT NOT NULL,
+      revoked_at TEXT
+    );
+    CREATE INDEX IF NOT EXISTS jql_sessions_expires_at ON jql_sessions (expires_at);
+    CREATE INDEX IF NOT EXISTS jql_sessions_user_id ON jql_sessions (user_id);
+    -- a row is needed only until the token would expire anyway, so purging by expires_at is safe
+    CREATE TABLE IF NOT EXISTS jql_revoked_tokens (
+      jti TEXT PRIMARY KEY,
+      expires_at TEXT NOT NULL
+    );
+  `);
+}

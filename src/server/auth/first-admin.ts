@@ -1,0 +1,39 @@
+/**
+ * The first users (WORKSPACE.md): `JQL_ADMIN=username:password` makes sure that user exists with the
+ * role `admin`. An existing user keeps its password and gains the role.
+ */
+import type { Sqlite } from '../db/database.ts';
+import { hashPassword } from './password.ts';
+
+export function parseAdminSpec(spec: string): { username: string; password: string } {
+  const colon = spec.indexOf(':');
+  if (colon <= 0 || colon === spec.length - 1) throw new Error('JQL_ADMIN must be "username:password"');
+  return { username: spec.slice(0, colon), password: spec.slice(colon + 1) };
+}
+
+export async function ensureUser(db: Sqlite, username: string, password: string | null, roles: string[]): Promise<'created' | 'updated'> {
+  const existing = db.prepare('SELECT "id", "roles" FROM "system.User" WHERE "username" = ?').get(username) as { id: number; roles: string | null } | undefined;
+  if (existing) {
+    const current = safeRoles(existing.roles);
+    const merged = [...new Set([...current, ...roles])];
+    db.prepare('UPDATE "system.User" SET "roles" = ? WHERE "id" = ?').run(JSON.stringify(merged), existing.id);
+    return 'updated';
+  }
+  const hash = password === null ? null : await hashPassword(password);
+  db.prepare('INSERT INTO "system.User" ("username", "password", "roles", "is_active", "created_at") VALUES (?, ?, ?, 1, ?)').run(
+    username,
+    hash,
+    JSON.stringify(roles),
+    new Date().toISOString(),
+  );
+  return 'created';
+}
+
+function safeRoles(text: string | null): string[] {
+  try {
+    const parsed: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(parsed) ? parsed.filter((r): r is string => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,158 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ensureAuthTables } from './auth-tables.ts';
+import { identify } from './identify.ts';
+import type { IdentifyDeps } from './identify.ts';
+import { createSession, revokeJti, revokeSession } from './sessions.ts';
+import { issueToken } from './tokens.ts';
+import type { AuthUser } from './user.ts';
+
+const secret = Buffer.from('identify-test-secret-0123456789ab');
+const alice: AuthUser = { id: 1, username: 'alice', roles: ['agent'], isActive: true };
+const bob: AuthUser = { id: 2, username: 'bob', roles: [], isActive: true };
+const carol: AuthUser = { id: 3, username: 'carol', roles: [], isActive: false };
+
+describe('identify', () => {
+  let deps: IdentifyDeps;
+  let token: string;
+  let cookie: string;
+  beforeEach(async () => {
+    const db = new Database(':memory:');
+    ensureAuthTables(db);
+    const users = new Map([alice, bob, carol].map((u) => [u.id, u]));
+    deps = { db, secret, loadUser: (id) => users.get(id) ?? null };
+    token = (await issueToken(secret, alice, 600)).token;
+    cookie = createSession(db, bob.id, 600).cookieValue;
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const bearer = (t: string) => `Bearer ${t}`;
+  const unauthenticated = { error: 'unauthenticated', message: expect.any(String) };
+
+  describe('nothing presented', () => {
+    it.each([['jwt'], ['session'], [undefined]] as const)('is anonymous with class %s', async (authClass) => {
+      expect(await identify({}, authClass, deps)).toEqual({ user: null });
+    });
+
+    it('treats an empty cookie or ?token= as absent', async () => {
+      expect(await identify({ cookie: '', queryToken: '' }, undefined, deps)).toEqual({ user: null });
+    });
+
+    it('ignores another Authorization scheme', async () => {
+      expect(await identify({ authorization: 'Basic YWxpY2U6cHc=' }, 'jwt', deps)).toEqual({ user: null });
+    });
+  });
+
+  describe('class jwt', () => {
+    it('identifies a Bearer token (scheme case-insensitive)', async () => {
+      expect(await identify({ authorization: bearer(token) }, 'jwt', deps)).toEqual({ user: alice });
+      expect(await identify({ authorization: `bearer  ${token}` }, 'jwt', deps)).toEqual({ user: alice });
+    });
+
+    it('identifies ?token= (streams)', async () => {
+      expect(await identify({ queryToken: token }, 'jwt', deps)).toEqual({ user: alice });
+    });
+
+    it('prefers the header over ?token=', async () => {
+      expect(await identify({ authorization: bearer(token), queryToken: 'bad' }, 'jwt', deps)).toEqual({ user: alice });
+    });
+
+    it('ignores the session cookie', async () => {
+      expect(await identify({ cookie }, 'jwt', deps)).toEqual({ user: null });
+      expect(await identify({ cookie: 'bogus' }, 'jwt', deps)).toEqual({ user: null });
+    });
+
+    it('refuses a token signed with another secret', async () => {
+      const forged = (await issueToken(Buffer.from('not-the-server-secret-0123456789'), alice, 600)).token;
+      expect(await identify({ authorization: bearer(forged) }, 'jwt', deps)).toEqual(unauthenticated);
+    });
+
+    it('refuses an expired token', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 601_000 });
+      expect(await identify({ authorization: bearer(token) }, 'jwt', deps)).toEqual({
+        error: 'unauthenticated',
+        message: 'The token has expired.',
+      });
+    });
+
+    it('refuses a revoked token', async () => {
+      const issued = await issueToken(secret, alice, 600);
+      revokeJti(deps.db, issued.jti, issued.expiresAt);
+      expect(await identify({ authorization: bearer(issued.token) }, 'jwt', deps)).toEqual({
+        error: 'unauthenticated',
+        message: 'The token has been revoked.',
+      });
+    });
+
+    it('refuses a malformed token, and an empty Bearer', async () => {
+      expect(await identify({ authorization: 'Bearer nope' }, 'jwt', deps)).toEqual(unauthenticated);
+      expect(await identify({ authorization: 'Bearer' }, 'jwt', deps)).toEqual(unauthenticated);
+      expect(await identify({ queryToken: 'nope' }, 'jwt', deps)).toEqual(unauthenticated);
+    });
+
+    it('refuses a good token whose user is gone or disabled', async () => {
+      const ghost = (await issueToken(secret, { id: 99 }, 600)).token;
+      const disabled = (await issueToken(secret, carol, 600)).token;
+      expect(await identify({ authorization: bearer(ghost) }, 'jwt', deps)).toEqual(unauthenticated);
+      expect(await identify({ authorization: bearer(disabled) }, 'jwt', deps)).toEqual(unauthenticated);
+    });
+  });
+
+  describe('class session', () => {
+    it('identifies the cookie', async () => {
+      expect(await identify({ cookie }, 'session', deps)).toEqual({ user: bob });
+    });
+
+    it('ignores a Bearer token and ?token=, good or bad', async () => {
+      expect(await identify({ authorization: bearer(token) }, 'session', deps)).toEqual({ user: null });
+      expect(await identify({ authorization: 'Bearer bad', queryToken: 'bad' }, 'session', deps)).toEqual({ user: null });
+      expect(await identify({ authorization: 'Bearer bad', cookie }, 'session', deps)).toEqual({ user: bob });
+    });
+
+    it('refuses an unknown cookie', async () => {
+      expect(await identify({ cookie: 'unknown' }, 'session', deps)).toEqual(unauthenticated);
+    });
+
+    it('refuses a revoked session', async () => {
+      revokeSession(deps.db, cookie);
+      expect(await identify({ cookie }, 'session', deps)).toEqual(unauthenticated);
+    });
+
+    it('refuses an expired session', async () => {
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 601_000 });
+      expect(await identify({ cookie }, 'session', deps)).toEqual(unauthenticated);
+    });
+
+    it('refuses a session whose user is disabled or gone', async () => {
+      const disabled = createSession(deps.db, carol.id, 600).cookieValue;
+      const ghost = createSession(deps.db, 99, 600).cookieValue;
+      expect(await identify({ cookie: disabled }, 'session', deps)).toEqual(unauthenticated);
+      expect(await identify({ cookie: ghost }, 'session', deps)).toEqual(unauthenticated);
+    });
+  });
+
+  describe('no class', () => {
+    it('accepts either credential', async () => {
+      expect(await identify({ authorization: bearer(token) }, undefined, deps)).toEqual({ user: alice });
+      expect(await identify({ queryToken: token }, undefined, deps)).toEqual({ user: alice });
+      expect(await identify({ cookie }, undefined, deps)).toEqual({ user: bob });
+    });
+
+    it('lets the token win over the cookie, so a stale cookie does not break a good token', async () => {
+      expect(await identify({ authorization: bearer(token), cookie: 'stale' }, undefined, deps)).toEqual({ user: alice });
+    });
+
+    it('refuses a bad token even when a good cookie comes with it', async () => {
+      expect(await identify({ authorization: 'Bearer bad', cookie }, undefined, deps)).toEqual(unauthenticated);
+    });
+
+    it('refuses a bad cookie when no token is presented', async () => {
+      expect(await identify({ cookie: 'unknown' }, undefined, deps)).toEqual(unauthenticated);
+    });
+  });
+
+  it('accepts an async loadUser', async () => {
+    const asyncDeps = { ...deps, loadUser: async (id: number) => (id === alice.id ? alice : null) };
+    expect(await identify({ authorization: bearer(token) }, 'jwt', asyncDeps)).toEqual({ user: alice });
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * `jql-console`: `serve` starts the server (WORKSPACE.md), `user add` creates a user reading the
+ * password from standard input. Mistakes print one plain sentence and exit 1; never a stack trace.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { ensureUser } from './auth/first-admin.ts';
+import { start } from './index.ts';
+import { createState } from './state.ts';
+
+const USAGE = `Usage:
+  jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
+                    [--base-path /api] [--production] [--cors ORIGIN]...
+  jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)`;
+
+class UsageError extends Error {}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'jql-console');
+  if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'jql-console');
+  return join(env.XDG_DATA_HOME ?? join(homedir(), '.local', 'share'), 'jql-console');
+}
+
+export function parseServeArgs(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      workspace: { type: 'string' },
+      data: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      port: { type: 'string', default: '8787' },
+      'base-path': { type: 'string', default: '' },
+      production: { type: 'boolean', default: false },
+      cors: { type: 'string', multiple: true, default: [] },
+      'local-admin': { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
+  const basePath = normalizeBasePath(values['base-path'] ?? '');
+  return {
+    workspace: values.workspace,
+    dataDir: values.data ?? defaultDataDir(),
+    host: values.host ?? '127.0.0.1',
+    port,
+    basePath,
+    production: values.production ?? false,
+    cors: values.cors ?? [],
+    localAdmin: values['local-admin'] ?? false,
+  };
+}
+
+export function normalizeBasePath(raw: string): string {
+  if (raw === '' || raw === '/') return '';
+  if (!/^\/?[A-Za-z0-9._~\-/]+$/.test(raw)) throw new UsageError(`--base-path must be a URL path such as /api, not "${raw}"`);
+  return `/${raw.replace(/^\/+|\/+$/g, '')}`;
+}
+
+async function serve(args: string[]): Promise<void> {
+  const options = parseServeArgs(args);
+  const server = await start({ ...options, logger: { level: 'warn' } });
+  console.log(`JQL server listening on ${server.url}`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    // Finish in-flight requests, then close the database (WAL is checkpointed on close).
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+async function userAdd(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      workspace: { type: 'string' },
+      data: { type: 'string' },
+      username: { type: 'string' },
+      roles: { type: 'string', default: '' },
+    },
+    strict: true,
+  });
+  if (!values.username) throw new UsageError('user add needs --username NAME');
+  const password = await firstLine();
+  if (!password) throw new UsageError('user add reads the password from the first line of standard input, and it was empty');
+  const state = await createState({ workspace: values.workspace, dataDir: values.data ?? defaultDataDir() });
+  try {
+    const roles = (values.roles ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+    const existing = state.db.prepare('SELECT 1 FROM "system.User" WHERE "username" = ?').get(values.username);
+    if (existing) throw new UsageError(`A user "${values.username}" already exists`);
+    await ensureUser(state.db, values.username, password, roles);
+    console.log(`Created user ${values.username}${roles.length ? ` with roles ${roles.join(', ')}` : ''}`);
+  } finally {
+    state.db.close();
+  }
+}
+
+function firstLine(): Promise<string> {
+  return new Promise((resolve) => {
+    const lines = createInterface({ input: process.stdin });
+    let done = false;
+    lines.once('line', (line) => {
+      done = true;
+      lines.close();
+      resolve(line.replace(/\r$/, ''));
+    });
+    lines.once('close', () => {
+      if (!done) resolve('');
+    });
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  try {
+    if (command === 'serve') await serve(argv.slice(1));
+    else if (command === 'user' && sub === 'add') await userAdd(rest);
+    else if (command === undefined || command === '--help' || command === '-h' || command === 'help') console.log(USAGE);
+    else throw new UsageError(`Unknown command "${argv.join(' ')}"`);
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`jql-console: ${message}`);
+    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(USAGE);
+    return 1;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * What a request carries through the processors: the server's shared state, the request's SQL
+ * session (for counting and tracing), the caller, and the access check every read and write uses.
+ */
+import type { Extras, FileValue, JsonValue } from '../shared/protocol.ts';
+import type { StatementCache, Sqlite } from './db/database.ts';
+import type { SqlSession } from './db/sql-session.ts';
+import type { FieldDef, Permissions, Workspace } from './workspace/types.ts';
+
+import type { AuthUser } from './auth/user.ts';
+
+export type { AuthUser };
+
+/** Row scopes that apply to a caller for one intent: null = every row. */
+export type Scopes = Array<Record<string, JsonValue>> | null;
+
+export interface AccessControl {
+  /** Throws `unauthenticated`/`forbidden`, or returns the row scopes that apply. */
+  check(permissions: Permissions | null, intent: string, user: AuthUser | null, what: string): Scopes;
+  /** A controller's static `permissions` map, keyed by the intent as sent (PROTOCOL.md 5). */
+  checkController(permissions: Record<string, string[]> | undefined, intent: string, user: AuthUser | null, what: string): void;
+  /** The same rules as `check`, answering instead of throwing (nested reads). */
+  allows(permissions: Permissions | null, intent: string, user: AuthUser | null): { allowed: boolean; scopes: Scopes };
+}
+
+export interface FileResolver {
+  /** File metadata for stored file ids, with URLs for the caller (signed when protected). */
+  describe(ids: string[], field: FieldDef): Map<string, FileValue>;
+}
+
+/** Mutations report here; the streams layer appends them to the event log in the same transaction. */
+export interface MutationSink {
+  record(event: { kind: 'created' | 'updated' | 'deleted'; namespace: string; schema: 'model' | 'nosql'; id: number }): void;
+  /** A controller's custom event. */
+  emit?(namespace: string, event: string, record: JsonValue): void;
+}
+
+export type HookName = 'before_create' | 'after_create' | 'before_update' | 'after_update' | 'before_delete' | 'after_delete';
+
+/** The hooks modules of the workspace's apps (PROTOCOL.md 6). */
+export interface HookRunner {
+  has(app: string, hook: HookName): boolean;
+  /** `data` is the mutable write (before_*) and `record` the stored record (after_*, before_delete). */
+  run(ctx: RequestContext, model: string, hook: HookName, event: { data?: Record<string, JsonValue>; record?: JsonValue }): Promise<void>;
+}
+
+/** Resolves the caller from the presented credentials (PROTOCOL.md 4). */
+export interface IdentityService {
+  identify(
+    credentials: { authorization?: string; cookie?: string; queryToken?: string },
+    authClass: 'jwt' | 'session' | undefined,
+  ): Promise<{ user: AuthUser | null; credential: { token?: string; session?: string }; error?: Error }>;
+}
+
+export interface ControllerClassLike {
+  new (): object;
+  permissions?: Record<string, string[]>;
+  files?: Record<string, string[]>;
+}
+
+export interface ServerState {
+  ws: Workspace;
+  db: Sqlite;
+  statements: StatementCache;
+  production: boolean;
+  basePath: string;
+  version: string;
+  access: AccessControl;
+  files: FileResolver;
+  mutations: MutationSink;
+  hooks: HookRunner;
+  identity: IdentityService;
+  controllers: Map<string, ControllerClassLike>;
+  /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
+  dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
+  gate: { run<T>(task: () => Promise<T> | T): Promise<T> };
+  cache: ResultCacheLike;
+  /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
+  secret: Uint8Array;
+}
+
+export interface ResultCacheLike {
+  get(key: string): CachedResult | undefined;
+  set(key: string, models: Iterable<string>, value: Omit<CachedResult, 'generations'>): void;
+  invalidate(model: string): void;
+}
+
+export interface CachedResult {
+  payload: JsonValue;
+  extras: Extras;
+  generations: Map<string, number>;
+}
+
+/** Cookies a handler sets on the HTTP answer (a session login), applied by the route. */
+export interface CookieChange {
+  name: string;
+  value: string | null;
+  maxAgeSeconds: number;
+}
+
+export interface RequestContext {
+  state: ServerState;
+  sql: SqlSession;
+  user: AuthUser | null;
+  /** The credential the request presented, so logout can revoke exactly it. */
+  credential: { token?: string; session?: string };
+  authenticationClass?: 'jwt' | 'session';
+  cookies: CookieChange[];
+  /** File parts of a multipart request, by part name (PROTOCOL.md 9). */
+  files: Map<string, UploadedFile>;
+}
+
+export interface UploadedFile {
+  /** The stored file's id in the content-addressed store. */
+  id: string;
+  name: string;
+  size: number;
+  contentType: string;
+  sha256: string;
+}
+
+export interface ProcessorOutput {
+  payload: JsonValue;
+  message?: string | null;
+  extras?: Extras | null;
+  /** The intent to report, when it differs from the one asked (`retrieveOne` reports `retrieve`). */
+  intent?: string;
+}

@@ -1,0 +1,96 @@
+/**
+ * Multi-query (PROTOCOL.md 7): named subqueries in document order, each answered on its own under its
+ * name. With `__root_meta__.atomic` they share one transaction and any error undoes all of them.
+ */
+import type { JsonValue, SubqueryResult } from '../../shared/protocol.ts';
+import type { RequestContext } from '../context.ts';
+import type { SqlSession } from '../db/sql-session.ts';
+import { inTransaction } from '../db/transaction.ts';
+import { invalidRequest } from '../errors.ts';
+import type { Outcome } from '../query/envelope.ts';
+import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { runSingle, type RunOptions } from './run-single.ts';
+
+export interface RootMeta {
+  authenticationClass?: 'jwt' | 'session';
+  atomic: boolean;
+}
+
+/** Checks `__root_meta__` and that there is at least one subquery; a bad body is a 400 for the whole request. */
+export function readRootMeta(document: Record<string, JsonValue>): RootMeta {
+  const root: RootMeta = { atomic: false };
+  const raw = document.__root_meta__;
+  if (raw !== undefined) {
+    if (!isPlainObject(raw)) invalidRequest('__root_meta__ must be an object', ['__root_meta__']);
+    for (const [key, value] of Object.entries(raw as Record<string, JsonValue>)) {
+      const name = snakeKey(key);
+      if (name === 'authentication_class') {
+        if (value !== 'jwt' && value !== 'session') invalidRequest('authenticationClass must be "jwt" or "session"', ['__root_meta__', key]);
+        root.authenticationClass = value as 'jwt' | 'session';
+      } else if (name === 'atomic') {
+        if (typeof value !== 'boolean') invalidRequest('atomic must be a boolean', ['__root_meta__', key]);
+        root.atomic = value as boolean;
+      } else if (name !== 'comment') {
+        invalidRequest(`Unknown __root_meta__ key "${key}"`, ['__root_meta__', key]);
+      }
+    }
+  }
+  if (!Object.keys(document).some((key) => key !== '__root_meta__')) invalidRequest('A multi-query needs at least one named subquery');
+  return root;
+}
+
+export async function runMulti(
+  base: Omit<RequestContext, 'sql'>,
+  newSession: () => SqlSession,
+  document: Record<string, JsonValue>,
+  root: RootMeta,
+  options: RunOptions,
+): Promise<{ outcome: Outcome; sessions: SqlSession[] }> {
+  const sessions: SqlSession[] = [];
+  const results: Record<string, SubqueryResult> = {};
+  const names = Object.keys(document).filter((key) => key !== '__root_meta__');
+  const runAll = async (): Promise<boolean> => {
+    let failed = false;
+    for (const name of names) {
+      const sql = newSession();
+      sessions.push(sql);
+      const ctx: RequestContext = { ...base, sql };
+      const { outcome, meta } = await runSingle(ctx, document[name] as JsonValue, { ...options, inOuterTransaction: root.atomic });
+      const { notices, ...extras } = outcome.extras ?? {};
+      results[name] = {
+        data: outcome.errors ? null : outcome.payload,
+        extras: outcome.extras ? extras : null,
+        message: outcome.message,
+        errors: outcome.errors,
+        notices: Array.isArray(notices) ? (notices as string[]) : null,
+        intent: outcome.intent ?? meta?.intent ?? null,
+      };
+      if (outcome.errors) failed = true;
+    }
+    return failed;
+  };
+  if (!root.atomic) {
+    await runAll();
+  } else {
+    const undo = new Error('atomic multi-query failed');
+    try {
+      await inTransaction(base.state.db, async () => {
+        if (await runAll()) throw undo;
+      });
+    } catch (error) {
+      if (error !== undo) throw error;
+      for (const result of Object.values(results)) {
+        if (!result.errors) {
+          result.data = null;
+          result.errors = [{ code: 'rolled_back', message: 'This subquery succeeded but was undone because another one failed' }];
+        }
+      }
+    }
+  }
+  const queries = sessions.reduce((sum, session) => sum + session.queries, 0);
+  return {
+    sessions,
+    outcome: { payload: results as unknown as JsonValue, message: null, extras: { queries }, errors: null, system: null, intent: 'multi' },
+  };
+}
+

@@ -1,0 +1,98 @@
+/**
+ * One JQL request from parsed body to status and body: identify the caller, run a single query or a
+ * multi-query under the gate, attach diagnostics (PROTOCOL.md 8) and render the requested shape.
+ * Independent of fastify so that PUT (multipart) and POST share it.
+ */
+import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
+import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
+import { SqlSession, round } from '../db/sql-session.ts';
+import { JqlFailure, statusOf } from '../errors.ts';
+import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
+import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { readRootMeta, runMulti } from './run-multi.ts';
+import { errorsOf, runSingle } from './run-single.ts';
+
+export interface RequestInput {
+  body: JsonValue;
+  infoLevel: 0 | 1 | 2;
+  shape: EnvelopeShape;
+  credentials: { authorization?: string; cookie?: string };
+  files?: Map<string, UploadedFile>;
+}
+
+export interface RequestAnswer {
+  status: number;
+  body: unknown;
+  cookies: CookieChange[];
+}
+
+export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
+  const started = performance.now();
+  const sessions: SqlSession[] = [];
+  const newSession = (): SqlSession => {
+    const session = new SqlSession(state.statements, input.infoLevel === 2);
+    sessions.push(session);
+    return session;
+  };
+  const cookies: CookieChange[] = [];
+  let onlyData = false;
+  let outcome: Outcome;
+  let status = 200;
+  try {
+    const body = input.body;
+    if (!isPlainObject(body)) throw invalidBody();
+    const single = Object.hasOwn(body, '__meta__');
+    const root = single ? null : readRootMeta(body);
+    const authClass = single ? authClassOf(body.__meta__) : root?.authenticationClass;
+    const identity = await state.identity.identify(input.credentials, authClass);
+    // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
+    if (identity.error && single && isLogin(body.__meta__)) identity.error = undefined;
+    const base: Omit<RequestContext, 'sql'> = {
+      state,
+      user: identity.user,
+      credential: identity.credential,
+      authenticationClass: authClass,
+      cookies,
+      files: input.files ?? new Map(),
+    };
+    if (single || !root) {
+      const ctx: RequestContext = { ...base, sql: newSession() };
+      const run = await state.gate.run(() => (identity.error ? Promise.reject(identity.error) : runSingle(ctx, body, { log })));
+      outcome = run.outcome;
+      onlyData = run.meta?.onlyData ?? false;
+      if (outcome.errors) status = statusOf(outcome.errors);
+    } else {
+      if (identity.error) throw identity.error;
+      const run = await state.gate.run(() => runMulti(base, newSession, body, root, { log }));
+      outcome = run.outcome;
+    }
+  } catch (error) {
+    const errors = errorsOf(error, false, { log });
+    outcome = { payload: null, message: null, extras: null, errors, system: null, intent: null };
+    status = statusOf(errors);
+  }
+  if (input.infoLevel !== 0) outcome.system = systemInfo(sessions, started, input.infoLevel);
+  return { status, body: render(outcome, input.shape, onlyData), cookies };
+}
+
+function invalidBody(): JqlFailure {
+  return new JqlFailure([{ code: 'invalid_request', message: 'The body must be a JSON object: a query with __meta__, or named subqueries' }]);
+}
+
+function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
+  if (!isPlainObject(meta)) return undefined;
+  for (const [key, value] of Object.entries(meta)) {
+    if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
+  }
+  return undefined;
+}
+
+function isLogin(meta: JsonValue | undefined): boolean {
+  return isPlainObject(meta) && meta.namespace === 'system.User' && meta.intent === 'login';
+}
+
+function systemInfo(sessions: SqlSession[], started: number, level: 1 | 2): SystemInfo {
+  const info: SystemInfo = { queries: sessions.reduce((sum, s) => sum + s.queries, 0), time_ms: round(performance.now() - started) };
+  if (level === 2) info.sql = sessions.flatMap((s) => s.traces ?? ([] as SqlTrace[]));
+  return info;
+}

@@ -1,0 +1,42 @@
+/**
+ * Metadata rows of stored files (PROTOCOL.md 9): one row per stored upload, the bytes living in the
+ * content-addressed store under their SHA-256. File fields of records hold a row's opaque id.
+ */
+import type { FileValue } from '../../shared/protocol.ts';
+import type { FileResolver } from '../context.ts';
+import type { Sqlite } from '../db/database.ts';
+
+export function ensureFileTables(db: Sqlite): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS jql_files (
+    id TEXT PRIMARY KEY,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    content_type TEXT NOT NULL,
+    name TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  )`);
+  db.exec('CREATE INDEX IF NOT EXISTS jql_files_sha256 ON jql_files (sha256)');
+}
+
+interface FileRow {
+  id: string;
+  sha256: string;
+  size: number;
+  content_type: string;
+  name: string;
+}
+
+export type UrlSigner = (id: string, protectedField: boolean) => string;
+
+export function createFileResolver(db: Sqlite, url: UrlSigner): FileResolver {
+  const select = db.prepare('SELECT id, sha256, size, content_type, name FROM jql_files WHERE id IN (SELECT value FROM json_each(?))');
+  return {
+    describe(ids, field) {
+      const out = new Map<string, FileValue>();
+      for (const row of select.all(JSON.stringify(ids)) as FileRow[]) {
+        out.set(row.id, { name: row.name, size: row.size, content_type: row.content_type, sha256: row.sha256, url: url(row.id, field.protected) });
+      }
+      return out;
+    },
+  };
+}

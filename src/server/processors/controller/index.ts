@@ -1,0 +1,44 @@
+/**
+ * The `controller` processor (PROTOCOL.md 6): `<app>.<ControllerName>` resolves to a class, intent
+ * `addDocument` calls `on_add_document(ctx, args)`, and the handler's `{payload, message, extras}`
+ * fills the envelope.
+ */
+import type { JsonValue } from '../../../shared/protocol.ts';
+import type { ProcessorOutput, RequestContext } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { fail } from '../../errors.ts';
+import type { ParsedMeta } from '../../query/meta.ts';
+import { mapKeys, snakeIntent, snakeKey } from '../../query/normalize.ts';
+import { makeDataApi } from './data-api.ts';
+import type { ControllerContext, HandlerResult } from './types.ts';
+
+export async function runController(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
+  const Controller = ctx.state.controllers.get(meta.namespace);
+  if (!Controller) return fail('unknown_namespace', `No controller "${meta.namespace}"`, { path: ['__meta__', 'namespace'] });
+  const instance = new Controller() as Record<string, unknown>;
+  const handlerName = `on_${snakeIntent(meta.intent)}`;
+  const handler = instance[handlerName];
+  if (typeof handler !== 'function' || Object.hasOwn(Object.prototype, handlerName)) {
+    return fail('unknown_intent', `${meta.namespace} has no intent "${meta.intent}"`, { path: ['__meta__', 'intent'] });
+  }
+  ctx.state.access.checkController(Controller.permissions, meta.intent, ctx.user, meta.namespace);
+  const controllerCtx: ControllerContext = {
+    user: ctx.user,
+    data: makeDataApi(ctx),
+    transaction: (work) => inTransaction(ctx.state.db, work),
+    events: { emit: (namespace, event, record) => ctx.state.mutations.emit?.(namespace, event, record) },
+    files: ctx.files,
+    reject: (message, field) => fail('validation_error', message, field ? { field, path: [field] } : {}),
+    request: ctx,
+  };
+  const result = (await (handler as (c: ControllerContext, a: Record<string, JsonValue>) => unknown).call(
+    instance,
+    controllerCtx,
+    mapKeys(data, snakeKey),
+  )) as HandlerResult | undefined | null;
+  return {
+    payload: result?.payload ?? null,
+    message: result?.message ?? null,
+    extras: (result?.extras as ProcessorOutput['extras']) ?? {},
+  };
+}

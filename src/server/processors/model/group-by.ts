@@ -1,0 +1,73 @@
+/**
+ * Grouped retrieves (PROTOCOL.md 2.3 `groupBy`): one row per group holding the grouped paths, `count`
+ * and the named aggregates; `filtered` is the number of groups.
+ */
+import type { JsonObject } from '../../../shared/protocol.ts';
+import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import { fail, invalidRequest } from '../../errors.ts';
+import { JoinSet } from '../../query/joins.ts';
+import type { ParsedMeta } from '../../query/meta.ts';
+import { resolvePath } from '../../query/paths.ts';
+import type { ModelDef } from '../../workspace/types.ts';
+import { fromSql } from './records.ts';
+import { compileWhere } from './where.ts';
+
+const NUMERIC = new Set(['integer', 'number', 'ref']);
+
+export function groupBy(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, scopes: Scopes, limit: number, offset: number): ProcessorOutput {
+  const spec = meta.groupBy as NonNullable<ParsedMeta['groupBy']>;
+  const { ws } = ctx.state;
+  const joins = new JoinSet(model);
+  const where = compileWhere(ws, model, { ...meta, scopes }, joins);
+  const groups = spec.by.map((path, index) => {
+    const resolved = resolvePath(ws, model, path, { lookups: false, errorPath: ['__meta__', 'group_by', index] });
+    return { path, resolved, column: joins.column(resolved), alias: `g${index}` };
+  });
+  const names = new Set<string>(['count', ...spec.by]);
+  const aggregates = spec.aggregates.map((aggregate, index) => {
+    const errorPath = ['__meta__', 'group_by', 'aggregates', aggregate.name];
+    if (names.has(aggregate.name)) invalidRequest(`Aggregate name "${aggregate.name}" is already used in the grouped rows`, errorPath);
+    names.add(aggregate.name);
+    let column = '*';
+    if (aggregate.field !== '*') {
+      const resolved = resolvePath(ws, model, aggregate.field, { lookups: false, errorPath });
+      if ((aggregate.fn === 'sum' || aggregate.fn === 'avg') && !NUMERIC.has(resolved.field.type)) {
+        invalidRequest(`${aggregate.fn} needs a numeric field; "${aggregate.field}" is ${resolved.field.type}`, errorPath);
+      }
+      column = joins.column(resolved);
+    } else if (aggregate.fn !== 'count') {
+      invalidRequest(`Only count takes "*"`, errorPath);
+    }
+    return { name: aggregate.name, sql: `${aggregate.fn}(${column})`, alias: `a${index}` };
+  });
+  const order = groupOrdering(meta.ordering, groups, aggregates);
+  const groupSql = groups.map((group) => group.column).join(', ');
+  const select = [...groups.map((g) => `${g.column} AS ${g.alias}`), 'count(*) AS c', ...aggregates.map((a) => `${a.sql} AS ${a.alias}`)].join(', ');
+  const rows = ctx.sql.all(`SELECT ${select} ${joins.from()} ${where.sql} GROUP BY ${groupSql} ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+  const filtered = ctx.sql.get(`SELECT count(*) AS n FROM (SELECT 1 ${joins.from()} ${where.sql} GROUP BY ${groupSql})`, where.params)?.n as number;
+  const payload = rows.map((row) => {
+    const record: JsonObject = {};
+    for (const group of groups) record[group.path] = fromSql(group.resolved.field, row[group.alias]);
+    record.count = row.c as number;
+    for (const aggregate of aggregates) record[aggregate.name] = (row[aggregate.alias] as number | null) ?? null;
+    return record;
+  });
+  return { payload, extras: { filtered, display: payload.length } };
+}
+
+function groupOrdering(
+  ordering: string[] | undefined,
+  groups: Array<{ path: string; alias: string }>,
+  aggregates: Array<{ name: string; alias: string }>,
+): string {
+  if (!ordering) return `ORDER BY ${groups.map((g) => `${g.alias} ASC`).join(', ')}`;
+  const terms = ordering.map((entry, index) => {
+    const descending = entry.startsWith('-');
+    const name = descending ? entry.slice(1) : entry;
+    const alias =
+      name === 'count' ? 'c' : (groups.find((g) => g.path === name)?.alias ?? aggregates.find((a) => a.name === name)?.alias);
+    if (!alias) fail('unknown_field', `A grouped retrieve orders by grouped fields, count or aggregate names; "${name}" is none of them`, { field: name, path: ['ordering', index] });
+    return `${alias} ${descending ? 'DESC' : 'ASC'}`;
+  });
+  return `ORDER BY ${terms.join(', ')}`;
+}

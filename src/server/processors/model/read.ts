@@ -1,0 +1,115 @@
+/**
+ * The read intents of the model processor: retrieve (with paging, caching and groupBy), retrieveOne
+ * and count (PROTOCOL.md 2.1, 2.3). A retrieve costs a page query, a count when the page does not
+ * already tell the total, and one statement per nested level.
+ */
+import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
+import type { ProcessorOutput, RequestContext } from '../../context.ts';
+import { fail, invalidRequest } from '../../errors.ts';
+import { JoinSet } from '../../query/joins.ts';
+import type { ParsedMeta } from '../../query/meta.ts';
+import { compileOrdering } from '../../query/ordering.ts';
+import { fieldOf } from '../../query/paths.ts';
+import { buildSelection, modelsOf, type Selection } from '../../query/selection.ts';
+import type { ModelDef } from '../../workspace/types.ts';
+import { groupBy } from './group-by.ts';
+import { checkNestedAccess, selectList, toRecords } from './records.ts';
+import { compileWhere, omittedFields } from './where.ts';
+
+export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
+  const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
+  const cacheKey = meta.cache ? cacheKeyOf(ctx, meta, data) : null;
+  if (cacheKey) {
+    const hit = ctx.state.cache.get(cacheKey);
+    if (hit) return { payload: hit.payload, extras: { ...hit.extras, cached: true } };
+  }
+  const { limit, offset, notices } = paging(ctx, meta);
+  let output: ProcessorOutput;
+  let models: Iterable<string>;
+  if (meta.groupBy) {
+    output = groupBy(ctx, model, meta, scopes, limit, offset);
+    models = [model.key];
+  } else {
+    const selection = selectionFor(ctx, model, meta, data);
+    checkNestedAccess(ctx, selection);
+    const joins = new JoinSet(model);
+    const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
+    const countFrom = joins.from();
+    const order = compileOrdering(ctx.state.ws, model, meta.ordering, joins);
+    const rows = limit === 0 ? [] : ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+    // A short, non-empty page (or a short first page) already tells how many records match.
+    const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
+    const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(`SELECT count(*) AS n ${countFrom} ${where.sql}`, where.params)?.n as number);
+    const records = toRecords(ctx, selection, rows);
+    output = { payload: records, extras: { filtered, display: records.length } };
+    models = modelsOf(selection);
+  }
+  const extras: Extras = { ...output.extras, limit, offset };
+  if (meta.draw !== undefined) extras.draw = meta.draw;
+  if (notices.length > 0) extras.notices = notices;
+  if (cacheKey) {
+    ctx.state.cache.set(cacheKey, models, { payload: output.payload, extras });
+    extras.cached = false;
+  }
+  return { payload: output.payload, extras };
+}
+
+export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
+  const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
+  const selection = selectionFor(ctx, model, meta, data);
+  checkNestedAccess(ctx, selection);
+  const record = readOne(ctx, model, meta, selection, scopes);
+  return { payload: record, intent: 'retrieve', extras: {} };
+}
+
+export function count(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): ProcessorOutput {
+  const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
+  const joins = new JoinSet(model);
+  const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
+  const n = ctx.sql.get(`SELECT count(*) AS n ${joins.from()} ${where.sql}`, where.params)?.n as number;
+  return { payload: { count: n }, extras: {} };
+}
+
+/** The one record `uniqueObject` names, within the caller's scope: zero is not_found, two is not unique. */
+export function readOne(
+  ctx: RequestContext,
+  model: ModelDef,
+  meta: Pick<ParsedMeta, 'uniqueObject' | 'filter' | 'exclude'>,
+  selection: Selection,
+  scopes: ReturnType<RequestContext['state']['access']['check']>,
+): JsonObject {
+  if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
+  const joins = new JoinSet(model);
+  const where = compileWhere(ctx.state.ws, model, { uniqueObject: meta.uniqueObject, filter: meta.filter, exclude: meta.exclude, scopes }, joins);
+  const rows = ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} LIMIT 2`, where.params);
+  if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
+  if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
+  return toRecords(ctx, selection, rows)[0] as JsonObject;
+}
+
+export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<ParsedMeta, 'exclude'>, data: Record<string, JsonValue>): Selection {
+  const omit = omittedFields(meta.exclude);
+  for (const name of omit) {
+    const field = fieldOf(model, name);
+    if ((!field || field.writeOnly || field.hidden) && !model.relations.has(name)) {
+      fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] });
+    }
+  }
+  return buildSelection(ctx.state.ws, model, data, [], omit);
+}
+
+function paging(ctx: RequestContext, meta: ParsedMeta): { limit: number; offset: number; notices: string[] } {
+  const { defaultLimit, maxLimit } = ctx.state.ws.limits;
+  const notices: string[] = [];
+  let limit = meta.limit ?? defaultLimit;
+  if (limit > maxLimit) {
+    notices.push(`limit ${limit} is above the maximum of ${maxLimit}; it was clamped to ${maxLimit}`);
+    limit = maxLimit;
+  }
+  return { limit, offset: meta.offset ?? 0, notices };
+}
+
+function cacheKeyOf(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): string {
+  const { debug: _debug, onlyData: _onlyData, draw: _draw, ...rest } = meta;
+  return `${ctx.user ? `u${ctx.user.id}` : 'anon'}|${JSON.stringify(rest)}|${JSON.stringify(data)}`;
+}

@@ -1,0 +1,127 @@
+/**
+ * Reads records for a selection: the caller's page query gives the top-level rows, then each nested
+ * reference and reverse relation costs exactly one statement per level, whatever the number of rows
+ * (PROTOCOL.md 2.2).
+ */
+import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
+import { fail } from '../../errors.ts';
+import type { RequestContext } from '../../context.ts';
+import type { Row, SqlParam } from '../../db/sql-session.ts';
+import { JoinSet } from '../../query/joins.ts';
+import { quote } from '../../query/paths.ts';
+import { compileOrdering } from '../../query/ordering.ts';
+import type { Selection } from '../../query/selection.ts';
+import type { FieldDef } from '../../workspace/types.ts';
+import { compileWhere } from './where.ts';
+
+export function selectList(selection: Selection, alias = 't0'): string {
+  return selection.columns.map((field) => `${alias}.${quote(field.column)}`).join(', ');
+}
+
+/** Refuses a selection that reaches into a model the caller may not read, so nothing of it leaks. */
+export function checkNestedAccess(ctx: RequestContext, selection: Selection, path: Array<string | number> = []): void {
+  const nested = [
+    ...selection.refs.map((ref) => ({ name: ref.field.name, selection: ref.selection })),
+    ...selection.reverse.map((rev) => ({ name: rev.relation.name, selection: rev.selection })),
+  ];
+  for (const { name, selection: inner } of nested) {
+    const where = [...path, name];
+    if (!ctx.state.access.allows(inner.model.permissions, 'retrieve', ctx.user).allowed) {
+      fail(ctx.user ? 'forbidden' : 'unauthenticated', `Not allowed to read ${inner.model.key} (selected through "${where.join('.')}")`, {
+        field: String(name),
+        path: where,
+      });
+    }
+    checkNestedAccess(ctx, inner, where);
+  }
+}
+
+/** Serializes rows of `selection.model` and fills their nested selections. */
+export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]): JsonObject[] {
+  const records = rows.map((row) => {
+    const record: JsonObject = {};
+    for (const field of selection.columns) record[field.name] = fromSql(field, row[field.column]);
+    return record;
+  });
+  if (records.length === 0) return records;
+  for (const field of selection.columns) if (field.type === 'file') fillFiles(ctx, field, records);
+  for (const { field, selection: nested } of selection.refs) fillReference(ctx, field, nested, records);
+  for (const relation of selection.reverse) fillReverse(ctx, relation, records);
+  return records;
+}
+
+function fillFiles(ctx: RequestContext, field: FieldDef, records: JsonObject[]): void {
+  const ids = unique(records.map((record) => record[field.name]));
+  const files = ids.length === 0 ? new Map() : ctx.state.files.describe(ids as string[], field);
+  for (const record of records) {
+    const id = record[field.name];
+    record[field.name] = typeof id === 'string' ? ((files.get(id) as JsonValue | undefined) ?? null) : null;
+  }
+}
+
+function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, records: JsonObject[]): void {
+  const ids = unique(records.map((record) => record[field.name]));
+  const byId = new Map<number, JsonObject>();
+  if (ids.length > 0) {
+    for (const record of readNested(ctx, nested, 'id', ids).records) byId.set(record.id as number, record);
+  }
+  for (const record of records) {
+    const id = record[field.name];
+    // A referenced row outside the caller's row scope reads as absent.
+    record[field.name] = typeof id === 'number' ? (byId.get(id) ?? null) : null;
+  }
+}
+
+function fillReverse(ctx: RequestContext, relation: Selection['reverse'][number], records: JsonObject[]): void {
+  const ids = records.map((record) => record.id as number);
+  const groups = new Map<number, JsonObject[]>();
+  const { rows, records: children } = readNested(ctx, relation.selection, relation.via.column, ids, relation.via.column);
+  children.forEach((child, index) => {
+    // The parent id comes from the raw row: the child's own `via` may have become a nested record.
+    const parent = (rows[index] as Row).__parent;
+    if (typeof parent !== 'number') return;
+    let group = groups.get(parent);
+    if (!group) groups.set(parent, (group = []));
+    group.push(child);
+  });
+  for (const record of records) record[relation.relation.name] = groups.get(record.id as number) ?? [];
+}
+
+/** One statement for every row of a nested level, within the caller's access to that model. */
+function readNested(
+  ctx: RequestContext,
+  selection: Selection,
+  keyColumn: string,
+  keys: JsonValue[],
+  parentColumn?: string,
+): { rows: Row[]; records: JsonObject[] } {
+  const { ws, access } = ctx.state;
+  // checkNestedAccess() refused a model the caller may not read before anything ran.
+  const grant = access.allows(selection.model.permissions, 'retrieve', ctx.user);
+  if (!grant.allowed) return { rows: [], records: [] };
+  const joins = new JoinSet(selection.model);
+  const where = compileWhere(ws, selection.model, { scopes: grant.scopes }, joins);
+  const keyCondition = `t0.${quote(keyColumn)} IN (SELECT value FROM json_each(?))`;
+  const whereSql = where.sql === '' ? `WHERE ${keyCondition}` : `${where.sql} AND ${keyCondition}`;
+  const order = compileOrdering(ws, selection.model, undefined, joins);
+  const params: SqlParam[] = [...where.params, JSON.stringify(keys)];
+  const parent = parentColumn ? `, t0.${quote(parentColumn)} AS "__parent"` : '';
+  const rows = ctx.sql.all(`SELECT ${selectList(selection)}${parent} ${joins.from()} ${whereSql} ${order}`, params);
+  return { rows, records: toRecords(ctx, selection, rows) };
+}
+
+export function fromSql(field: FieldDef, value: unknown): JsonValue {
+  if (value === null || value === undefined) return null;
+  switch (field.type) {
+    case 'boolean':
+      return value !== 0;
+    case 'json':
+      return JSON.parse(value as string) as JsonValue;
+    default:
+      return value as JsonValue;
+  }
+}
+
+function unique(values: JsonValue[]): JsonValue[] {
+  return [...new Set(values.filter((value) => value !== null && value !== undefined))];
+}

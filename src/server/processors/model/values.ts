@@ -1,0 +1,130 @@
+/**
+ * Checks the values of a create or update against the model (PROTOCOL.md 3.2 `validation_error`) and
+ * converts them for SQLite. Every failing field is reported at once, one error per field.
+ */
+import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
+import { fail, jqlError, JqlFailure } from '../../errors.ts';
+import type { SqlParam } from '../../db/sql-session.ts';
+import { isPlainObject } from '../../query/normalize.ts';
+import type { FieldDef, ModelDef } from '../../workspace/types.ts';
+
+export interface CheckedValues {
+  /** Column -> value, ready to bind. */
+  columns: Map<string, SqlParam>;
+  /** Password fields, still plain: the caller hashes them before writing. */
+  passwords: Map<string, string>;
+  /** Reference fields given a non-null id, to check that the target exists. */
+  refs: Array<{ field: FieldDef; id: number }>;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+export function checkValues(model: ModelDef, data: Record<string, JsonValue>, mode: 'create' | 'update', now: string): CheckedValues {
+  const out: CheckedValues = { columns: new Map(), passwords: new Map(), refs: [] };
+  const errors: JqlError[] = [];
+  for (const key of Object.keys(data)) {
+    const field = model.fields.get(key);
+    if (!field || field.hidden) {
+      const reason = key === 'id' ? 'id is assigned by the server' : model.relations.has(key) ? `"${key}" is a reverse relation; write it from the other side` : `Unknown field "${key}" on ${model.key}`;
+      fail('unknown_field', reason, { field: key, path: [key] });
+    }
+  }
+  for (const field of model.fields.values()) {
+    if (field.hidden) continue;
+    const given = Object.hasOwn(data, field.name);
+    if (field.auto) {
+      if (given) errors.push(invalid(field, 'is set by the server'));
+      else if (mode === 'create' || field.auto === 'update') out.columns.set(field.column, now);
+      continue;
+    }
+    if (!given) {
+      if (mode === 'update') continue;
+      if (field.default !== undefined) out.columns.set(field.column, toSql(field, field.default));
+      else if (field.required) errors.push(invalid(field, 'is required'));
+      continue;
+    }
+    const value = data[field.name] as JsonValue;
+    const problem = problemWith(field, value);
+    if (problem) {
+      errors.push(invalid(field, problem));
+      continue;
+    }
+    if (field.password && typeof value === 'string') {
+      out.passwords.set(field.column, value);
+      continue;
+    }
+    if (field.type === 'ref' && typeof value === 'number') out.refs.push({ field, id: value });
+    out.columns.set(field.column, toSql(field, value));
+  }
+  if (errors.length > 0) throw new JqlFailure(errors);
+  return out;
+}
+
+function invalid(field: FieldDef, problem: string): JqlError {
+  return jqlError('validation_error', `${field.name} ${problem}`, { field: field.name, path: [field.name] });
+}
+
+/** Why `value` does not fit `field`, or null when it does. */
+export function problemWith(field: FieldDef, value: JsonValue): string | null {
+  if (value === null) {
+    return field.nullable ? null : field.required || field.strictRequired ? 'is required' : 'may not be null';
+  }
+  if (field.type === 'file') return 'takes a file: upload it with PUT /jql (multipart)';
+  const typeProblem = typeProblemWith(field, value);
+  if (typeProblem) return typeProblem;
+  if (field.strictRequired && value === '') return 'is required';
+  if (field.choices && !field.choices.some((choice) => sameValue(choice, value))) {
+    return `must be one of ${field.choices.map((c) => JSON.stringify(c)).join(', ')}`;
+  }
+  if (field.maxLength !== undefined && typeof value === 'string' && [...value].length > field.maxLength) {
+    return `is longer than ${field.maxLength} characters`;
+  }
+  if (typeof value === 'number') {
+    if (field.min !== undefined && value < field.min) return `must be at least ${field.min}`;
+    if (field.max !== undefined && value > field.max) return `must be at most ${field.max}`;
+  }
+  return null;
+}
+
+function typeProblemWith(field: FieldDef, value: JsonValue): string | null {
+  switch (field.type) {
+    case 'string':
+    case 'text':
+      return typeof value === 'string' ? null : 'must be a string';
+    case 'integer':
+      return Number.isSafeInteger(value) ? null : 'must be an integer';
+    case 'ref':
+      return Number.isSafeInteger(value) ? null : `must be the integer id of a ${field.to}`;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'date':
+      return typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'must be a date (YYYY-MM-DD)';
+    case 'datetime':
+      return typeof value === 'string' && DATETIME.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'must be an ISO-8601 date and time';
+    default:
+      return null;
+  }
+}
+
+function sameValue(a: JsonValue, b: JsonValue): boolean {
+  return a === b || (isPlainObject(a) || Array.isArray(a) ? JSON.stringify(a) === JSON.stringify(b) : false);
+}
+
+/** JSON value -> SQLite value for a field that has passed `problemWith`. */
+export function toSql(field: FieldDef, value: JsonValue): SqlParam {
+  if (value === null) return null;
+  switch (field.type) {
+    case 'boolean':
+      return value ? 1 : 0;
+    case 'json':
+      return JSON.stringify(value);
+    case 'datetime':
+      // Stored in UTC so that text comparison orders correctly.
+      return new Date(value as string).toISOString();
+    default:
+      return value as SqlParam;
+  }
+}

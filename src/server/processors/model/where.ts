@@ -1,0 +1,63 @@
+/**
+ * The WHERE clause of a model read or write: filter AND NOT exclude AND search AND row scope.
+ * `exclude` follows Django: a record whose value is NULL does not match an entry and stays.
+ */
+import type { JsonValue } from '../../../shared/protocol.ts';
+import type { Scopes } from '../../context.ts';
+import type { SqlParam } from '../../db/sql-session.ts';
+import { compileConditions } from '../../query/filter.ts';
+import type { JoinSet } from '../../query/joins.ts';
+import { compileSearch } from '../../query/search.ts';
+import type { ModelDef, Workspace } from '../../workspace/types.ts';
+
+export interface WhereInput {
+  filter?: Record<string, JsonValue>;
+  exclude?: Record<string, JsonValue>;
+  uniqueObject?: Record<string, JsonValue>;
+  search?: string;
+  scopes: Scopes;
+}
+
+export interface Where {
+  sql: string;
+  params: SqlParam[];
+}
+
+export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, joins: JoinSet): Where {
+  const parts: string[] = [];
+  const params: SqlParam[] = [];
+  const add = (conditions: { sql: string[]; params: SqlParam[] }, wrap: (sql: string) => string): void => {
+    if (conditions.sql.length === 0) return;
+    parts.push(wrap(conditions.sql.join(' AND ')));
+    params.push(...conditions.params);
+  };
+  if (input.uniqueObject) add(compileConditions(ws, model, input.uniqueObject, joins, 'unique_object'), (sql) => sql);
+  if (input.filter) add(compileConditions(ws, model, input.filter, joins, 'filter'), (sql) => sql);
+  if (input.exclude) {
+    const entries = Object.fromEntries(Object.entries(input.exclude).filter(([, value]) => value !== null));
+    add(compileConditions(ws, model, entries, joins, 'exclude'), (sql) => `NOT IFNULL((${sql}), 0)`);
+  }
+  const search = compileSearch(model, input.search, params);
+  if (search) parts.push(search);
+  if (input.scopes) {
+    if (input.scopes.length === 0) {
+      parts.push('0');
+    } else {
+      const alternatives: string[] = [];
+      for (const scope of input.scopes) {
+        const conditions = compileConditions(ws, model, scope, joins, 'scope');
+        alternatives.push(conditions.sql.length === 0 ? '1' : `IFNULL((${conditions.sql.join(' AND ')}), 0)`);
+        params.push(...conditions.params);
+      }
+      parts.push(`(${alternatives.join(' OR ')})`);
+    }
+  }
+  return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
+}
+
+/** `exclude: {"email": null}` removes the field from returned records. */
+export function omittedFields(exclude: Record<string, JsonValue> | undefined): Set<string> {
+  const omit = new Set<string>();
+  if (exclude) for (const [key, value] of Object.entries(exclude)) if (value === null) omit.add(key);
+  return omit;
+}

@@ -1,0 +1,127 @@
+/**
+ * The write intents of the model processor: create, update, delete (PROTOCOL.md 2.1). They run inside
+ * the request's transaction (the dispatcher opens it), so a failure anywhere leaves no partial write.
+ */
+import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
+import { hashPassword } from '../../auth/password.ts';
+import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import { fail } from '../../errors.ts';
+import type { ParsedMeta } from '../../query/meta.ts';
+import { quote } from '../../query/paths.ts';
+import { buildSelection } from '../../query/selection.ts';
+import type { SqlParam } from '../../db/sql-session.ts';
+import type { ModelDef } from '../../workspace/types.ts';
+import { readOne } from './read.ts';
+import { checkNestedAccess } from './records.ts';
+import { checkValues, type CheckedValues } from './values.ts';
+
+export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
+  const scopes = ctx.state.access.check(model.permissions, 'create', ctx.user, model.key);
+  const writable = { ...data };
+  await ctx.state.hooks.run(ctx, model.key, 'before_create', { data: writable });
+  const checked = checkValues(model, writable, 'create', new Date().toISOString());
+  guardAdminFields(ctx, model, writable);
+  await hashPasswords(checked);
+  checkRefs(ctx, checked);
+  const columns = [...checked.columns.keys()];
+  const sql =
+    columns.length === 0
+      ? `INSERT INTO ${quote(model.table)} DEFAULT VALUES`
+      : `INSERT INTO ${quote(model.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+  const id = Number(runWrite(ctx, model, sql, [...checked.columns.values()]).lastInsertRowid);
+  if (scopes) ensureInScope(ctx, model, id, scopes);
+  return finish(ctx, model, meta, id, 'created');
+}
+
+export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
+  const scopes = ctx.state.access.check(model.permissions, 'update', ctx.user, model.key);
+  const id = findId(ctx, model, meta, scopes);
+  const writable = { ...data };
+  await ctx.state.hooks.run(ctx, model.key, 'before_update', { data: writable, record: { id } });
+  const checked = checkValues(model, writable, 'update', new Date().toISOString());
+  guardAdminFields(ctx, model, writable);
+  await hashPasswords(checked);
+  checkRefs(ctx, checked);
+  if (checked.columns.size > 0) {
+    const columns = [...checked.columns.keys()];
+    const sql = `UPDATE ${quote(model.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
+    runWrite(ctx, model, sql, [...checked.columns.values(), id]);
+  }
+  // A row scope also bounds what an update may turn a row into.
+  if (scopes) ensureInScope(ctx, model, id, scopes);
+  return finish(ctx, model, meta, id, 'updated');
+}
+
+export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): Promise<ProcessorOutput> {
+  const scopes = ctx.state.access.check(model.permissions, 'delete', ctx.user, model.key);
+  const id = findId(ctx, model, meta, scopes);
+  await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
+  runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
+  ctx.state.mutations.record({ kind: 'deleted', namespace: model.key, schema: 'model', id });
+  ctx.state.cache.invalidate(model.key);
+  await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
+  return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
+}
+
+async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
+  ctx.state.mutations.record({ kind, namespace: model.key, schema: 'model', id });
+  ctx.state.cache.invalidate(model.key);
+  const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
+  checkNestedAccess(ctx, selection, ['__meta__', 'return']);
+  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null);
+  await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
+  return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${model.key} ${id}`, extras: {} };
+}
+
+function findId(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, scopes: Scopes): number {
+  const idOnly = buildSelection(ctx.state.ws, model, { id: null }, []);
+  return readOne(ctx, model, meta, idOnly, scopes).id as number;
+}
+
+function ensureInScope(ctx: RequestContext, model: ModelDef, id: number, scopes: NonNullable<Scopes>): void {
+  const idOnly = buildSelection(ctx.state.ws, model, { id: null }, []);
+  try {
+    readOne(ctx, model, { uniqueObject: { id } }, idOnly, scopes);
+  } catch {
+    fail('forbidden', `This ${model.key} would fall outside the rows you may change`);
+  }
+}
+
+/** Only an admin may set `roles` or `is_active` on users (PROTOCOL.md 5). */
+function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<string, JsonValue>): void {
+  if (model.key !== 'system.User' || ctx.user?.roles.includes('admin')) return;
+  for (const name of ['roles', 'is_active']) {
+    if (Object.hasOwn(data, name)) fail('forbidden', `Only an admin may set ${name}`, { field: name, path: [name] });
+  }
+}
+
+async function hashPasswords(checked: CheckedValues): Promise<void> {
+  for (const [column, plain] of checked.passwords) checked.columns.set(column, await hashPassword(plain));
+}
+
+function checkRefs(ctx: RequestContext, checked: CheckedValues): void {
+  for (const { field, id } of checked.refs) {
+    const target = ctx.state.ws.models.get(field.to as string) as ModelDef;
+    if (!ctx.sql.get(`SELECT 1 AS found FROM ${quote(target.table)} WHERE "id" = ?`, [id])) {
+      fail('validation_error', `${field.name}: no ${target.key} with id ${id}`, { field: field.name, path: [field.name] });
+    }
+  }
+}
+
+/** Runs a write, turning SQLite constraint failures into coded errors. */
+function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
+  try {
+    return ctx.sql.run(sql, params);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+      const column = /UNIQUE constraint failed: (.*)$/.exec((error as Error).message)?.[1]?.split(', ')[0]?.split('.').pop() ?? '';
+      const field = [...model.fields.values()].find((f) => f.column === column);
+      fail('conflict', field ? `A ${model.key} with this ${field.name} already exists` : `A unique constraint of ${model.key} would be violated`, field ? { field: field.name, path: [field.name] } : {});
+    }
+    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
+      fail('conflict', `This ${model.key} is still referenced by other records`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,128 @@
+// Test harness for the nosql processor: an in-memory database, a workspace with one collection
+// (`chat.Message`), an access stub that allows, denies or scopes, and recorders for mutations.
+import Database from 'better-sqlite3';
+import type { JsonValue } from '../../../shared/protocol.ts';
+import type { AccessControl, AuthUser, MutationSink, ProcessorOutput, RequestContext, Scopes, ServerState } from '../../context.ts';
+import { ResultCache } from '../../cache/result-cache.ts';
+import { StatementCache } from '../../db/database.ts';
+import { SqlSession } from '../../db/sql-session.ts';
+import { fail, JqlFailure } from '../../errors.ts';
+import { parseMeta } from '../../query/meta.ts';
+import type { CollectionDef, Workspace } from '../../workspace/types.ts';
+import { ensureNosqlTables, runNosql } from './index.ts';
+
+export const NAMESPACE = 'chat.Message';
+
+/** What the access stub answers: every row, some scopes, or a denial. */
+export type AccessRule = { scopes: Scopes } | { deny: 'unauthenticated' | 'forbidden' };
+
+export interface Harness {
+  db: Database.Database;
+  state: ServerState;
+  events: Array<Parameters<MutationSink['record']>[0]>;
+  checks: string[];
+  invalidated: string[];
+  /** Sets the access rule per intent (`*` for every intent). */
+  access: Map<string, AccessRule>;
+  /** Runs one query; `meta` is `__meta__` without schema/namespace unless given. */
+  run(meta: Record<string, JsonValue>, data?: Record<string, JsonValue>): Promise<ProcessorOutput & { queries: number }>;
+  /** Runs one query expecting a coded failure and returns its first error. */
+  fails(meta: Record<string, JsonValue>, data?: Record<string, JsonValue>): Promise<{ code: string; message: string; field?: string; errors: number }>;
+  user: AuthUser | null;
+}
+
+export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit: number } } = {}): Harness {
+  const db = new Database(':memory:');
+  ensureNosqlTables(db);
+  const collection: CollectionDef = { key: NAMESPACE, app: 'chat', name: 'Message', permissions: null };
+  const ws: Workspace = {
+    name: 'test',
+    file: null,
+    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, ...options.limits },
+    apps: new Map([['chat', { name: 'chat', models: new Map(), collections: new Map([['Message', collection]]) }]]),
+    models: new Map(),
+    collections: new Map([[NAMESPACE, collection]]),
+  };
+  const events: Harness['events'] = [];
+  const checks: string[] = [];
+  const invalidated: string[] = [];
+  const access = new Map<string, AccessRule>();
+  const decide = (intent: string): AccessRule => access.get(intent) ?? access.get('*') ?? { scopes: null };
+  const control: AccessControl = {
+    check(_permissions, intent) {
+      checks.push(intent);
+      const rule = decide(intent);
+      if ('deny' in rule) fail(rule.deny, `Denied ${intent}`);
+      return rule.scopes;
+    },
+    checkController() {
+      fail('forbidden', 'Not used by collections');
+    },
+    allows(_permissions, intent) {
+      const rule = decide(intent);
+      return 'deny' in rule ? { allowed: false, scopes: null } : { allowed: true, scopes: rule.scopes };
+    },
+  };
+  const cache = new ResultCache(100);
+  const state: ServerState = {
+    ws,
+    db,
+    statements: new StatementCache(db),
+    production: false,
+    basePath: '',
+    version: 'test',
+    access: control,
+    files: { describe: () => new Map() },
+    mutations: { record: (event) => events.push(event) },
+    hooks: { has: () => false, run: async () => undefined },
+    identity: { identify: async () => ({ user: null, credential: {} }) },
+    controllers: new Map(),
+    dispatch: async () => fail('internal_error', 'Not used by collections'),
+    gate: { run: async (task) => task() },
+    secret: new Uint8Array(32),
+    cache: {
+      get: (key) => cache.get(key),
+      set: (key, models, value) => cache.set(key, models, value),
+      invalidate: (model) => {
+        invalidated.push(model);
+        cache.invalidate(model);
+      },
+    },
+  };
+  const harness: Harness = {
+    db,
+    state,
+    events,
+    checks,
+    invalidated,
+    access,
+    user: { id: 7, username: 'ann', roles: [], isActive: true },
+    async run(meta, data = {}) {
+      const ctx: RequestContext = { state, sql: new SqlSession(state.statements, false), user: harness.user, credential: {}, cookies: [], files: new Map() };
+      const output = await runNosql(ctx, parseMeta({ schema: 'nosql', namespace: NAMESPACE, ...meta }), data);
+      return { ...output, queries: ctx.sql.queries };
+    },
+    async fails(meta, data = {}) {
+      try {
+        await harness.run(meta, data);
+      } catch (error) {
+        if (!(error instanceof JqlFailure)) throw error;
+        const first = error.errors[0] as { code: string; message: string; field?: string };
+        return { code: first.code, message: first.message, field: first.field, errors: error.errors.length };
+      }
+      throw new Error('expected a failure');
+    },
+  };
+  return harness;
+}
+
+/** Creates documents in order, so their ids are 1..n. */
+export async function seed(harness: Harness, documents: Array<Record<string, JsonValue>>): Promise<void> {
+  for (const document of documents) await harness.run({ intent: 'create' }, document);
+}
+
+/** The ids of a retrieve's payload, in order. */
+export async function ids(harness: Harness, meta: Record<string, JsonValue>): Promise<number[]> {
+  const { payload } = await harness.run({ intent: 'retrieve', ...meta });
+  return (payload as Array<{ id: number }>).map((record) => record.id);
+}

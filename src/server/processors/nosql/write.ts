@@ -1,0 +1,81 @@
+// The write intents of a collection: create, update (shallow merge) and delete (PROTOCOL.md 6). Each
+// runs in a savepoint of its own, so a row-scope refusal after the write leaves nothing behind even
+// when the dispatcher has not opened a transaction; inside an outer one it simply nests.
+import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
+import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { fail, JqlFailure, jqlError } from '../../errors.ts';
+import type { ParsedMeta } from '../../query/meta.ts';
+import { defineKey } from '../../query/normalize.ts';
+import type { CollectionDef } from '../../workspace/types.ts';
+import { RESERVED_KEYS } from './paths.ts';
+import { inScope, readOne } from './read.ts';
+import { selectionOf, toRecord } from './records.ts';
+import { DOCUMENTS_TABLE } from './tables.ts';
+
+export function create(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
+  const scopes = ctx.state.access.check(collection.permissions, 'create', ctx.user, collection.key);
+  refuseReservedKeys(data);
+  return inTransaction(ctx.state.db, async () => {
+    const now = new Date().toISOString();
+    const body = JSON.stringify(data);
+    const id = Number(ctx.sql.run(`INSERT INTO ${DOCUMENTS_TABLE} (collection, body, created_at, updated_at) VALUES (?, ?, ?, ?)`, [collection.key, body, now, now]).lastInsertRowid);
+    ensureInScope(ctx, collection, id, scopes);
+    return finish(ctx, collection, meta, { id, body, created_at: now, updated_at: now }, 'created');
+  });
+}
+
+export function update(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
+  const scopes = ctx.state.access.check(collection.permissions, 'update', ctx.user, collection.key);
+  refuseReservedKeys(data);
+  return inTransaction(ctx.state.db, async () => {
+    const row = readOne(ctx, collection, meta, scopes);
+    const document = JSON.parse(row.body as string) as JsonObject;
+    // Shallow merge: a given key replaces the stored value whole (null included); others stay.
+    for (const [key, value] of Object.entries(data)) defineKey(document, key, value);
+    const id = row.id as number;
+    const now = new Date().toISOString();
+    const body = JSON.stringify(document);
+    ctx.sql.run(`UPDATE ${DOCUMENTS_TABLE} SET body = ?, updated_at = ? WHERE id = ?`, [body, now, id]);
+    // A row scope also bounds what an update may turn a document into.
+    ensureInScope(ctx, collection, id, scopes);
+    return finish(ctx, collection, meta, { id, body, created_at: row.created_at as string, updated_at: now }, 'updated');
+  });
+}
+
+export function remove(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta): Promise<ProcessorOutput> {
+  const scopes = ctx.state.access.check(collection.permissions, 'delete', ctx.user, collection.key);
+  return inTransaction(ctx.state.db, async () => {
+    const id = readOne(ctx, collection, meta, scopes).id as number;
+    ctx.sql.run(`DELETE FROM ${DOCUMENTS_TABLE} WHERE id = ?`, [id]);
+    ctx.state.mutations.record({ kind: 'deleted', namespace: collection.key, schema: 'nosql', id });
+    ctx.state.cache.invalidate(collection.key);
+    return { payload: { id }, message: `Deleted ${collection.key} ${id}`, extras: {} };
+  });
+}
+
+function finish(
+  ctx: RequestContext,
+  collection: CollectionDef,
+  meta: ParsedMeta,
+  row: { id: number; body: string; created_at: string; updated_at: string },
+  kind: 'created' | 'updated',
+): ProcessorOutput {
+  ctx.state.mutations.record({ kind, namespace: collection.key, schema: 'nosql', id: row.id });
+  ctx.state.cache.invalidate(collection.key);
+  // Built from what was just written: no read-back statement is needed.
+  const record = toRecord(row, selectionOf(meta.return, undefined, ['__meta__', 'return']));
+  return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${collection.key} ${row.id}`, extras: {} };
+}
+
+function ensureInScope(ctx: RequestContext, collection: CollectionDef, id: number, scopes: Scopes): void {
+  if (scopes && !inScope(ctx, collection, id, scopes)) fail('forbidden', `This ${collection.key} would fall outside the documents you may change`);
+}
+
+/** The server assigns `id` and the timestamps; one error per offending key. */
+function refuseReservedKeys(data: Record<string, JsonValue>): void {
+  const errors = RESERVED_KEYS.filter((key) => Object.hasOwn(data, key)).map((key) =>
+    jqlError('validation_error', `${key}: assigned by the server, it cannot be written`, { field: key, path: [key] }),
+  );
+  if (errors.length > 0) throw new JqlFailure(errors);
+}

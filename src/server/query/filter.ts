@@ -1,0 +1,156 @@
+/**
+ * Compiles `filter`, `exclude` and `uniqueObject` entries into SQL conditions (PROTOCOL.md 2.3).
+ * Names resolve against the workspace; every value is a bound parameter, and `%`/`_`/`*` in values
+ * are escaped so they match literally.
+ */
+import type { FilterLookup, JsonValue } from '../../shared/protocol.ts';
+import { fail, type ErrorPath } from '../errors.ts';
+import type { SqlParam } from '../db/sql-session.ts';
+import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
+import type { JoinSet } from './joins.ts';
+import { resolvePath } from './paths.ts';
+
+export interface Conditions {
+  sql: string[];
+  params: SqlParam[];
+}
+
+const TEXT_TYPES = new Set(['string', 'text', 'date', 'datetime']);
+const ORDERED_TYPES = new Set(['string', 'text', 'date', 'datetime', 'integer', 'number', 'ref']);
+const TEXT_LOOKUPS = new Set<FilterLookup>(['iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith']);
+const ORDER_LOOKUPS = new Set<FilterLookup>(['gt', 'gte', 'lt', 'lte', 'range']);
+
+/** Every lookup a field of this type accepts (also used by `system.Schema.describe`). */
+export function lookupsFor(field: FieldDef): FilterLookup[] {
+  const all: FilterLookup[] = ['exact', 'ne', 'in', 'isnull'];
+  if (field.type === 'json' || field.type === 'file') return ['exact', 'isnull'];
+  if (TEXT_TYPES.has(field.type)) all.push(...TEXT_LOOKUPS);
+  if (ORDERED_TYPES.has(field.type)) all.push(...ORDER_LOOKUPS);
+  return all;
+}
+
+export function compileConditions(
+  ws: Workspace,
+  model: ModelDef,
+  entries: Record<string, JsonValue>,
+  joins: JoinSet,
+  section: string,
+): Conditions {
+  const out: Conditions = { sql: [], params: [] };
+  for (const [key, value] of Object.entries(entries)) {
+    const path: ErrorPath = [section, key];
+    const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
+    const lookup = resolved.lookup ?? 'exact';
+    if (!lookupsFor(resolved.field).includes(lookup)) {
+      fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
+    }
+    const column = joins.column(resolved);
+    out.sql.push(condition(column, resolved.field, lookup, value, path, key, out.params));
+  }
+  return out;
+}
+
+function condition(column: string, field: FieldDef, lookup: FilterLookup, value: JsonValue, path: ErrorPath, key: string, params: SqlParam[]): string {
+  const bind = (v: JsonValue): string => {
+    params.push(sqlValue(field, v, path, key));
+    return '?';
+  };
+  switch (lookup) {
+    case 'exact':
+      return value === null ? `${column} IS NULL` : `${column} = ${bind(value)}`;
+    case 'ne':
+      return value === null ? `${column} IS NOT NULL` : `${column} IS NOT ${bind(value)}`;
+    case 'isnull':
+      if (typeof value !== 'boolean') wrongType(key, 'isnull takes true or false', path);
+      return value ? `${column} IS NULL` : `${column} IS NOT NULL`;
+    case 'in': {
+      if (!Array.isArray(value)) wrongType(key, 'in takes an array', path);
+      const items = (value as JsonValue[]).map((item) => sqlValue(field, item, path, key));
+      params.push(JSON.stringify(items));
+      // One parameter whatever the array's length, so the statement is prepared once.
+      return `${column} IN (SELECT value FROM json_each(?))`;
+    }
+    case 'range': {
+      if (!Array.isArray(value) || value.length !== 2) wrongType(key, 'range takes [low, high]', path);
+      const [low, high] = value as JsonValue[];
+      return `${column} BETWEEN ${bind(low as JsonValue)} AND ${bind(high as JsonValue)}`;
+    }
+    case 'gt':
+      return `${column} > ${bind(value)}`;
+    case 'gte':
+      return `${column} >= ${bind(value)}`;
+    case 'lt':
+      return `${column} < ${bind(value)}`;
+    case 'lte':
+      return `${column} <= ${bind(value)}`;
+    default:
+      return textCondition(column, lookup, text(value, path, key), params);
+  }
+}
+
+function textCondition(column: string, lookup: FilterLookup, value: string, params: SqlParam[]): string {
+  switch (lookup) {
+    case 'iexact':
+      params.push(escapeLike(value));
+      return `${column} LIKE ? ESCAPE '\\'`;
+    case 'icontains':
+      params.push(`%${escapeLike(value)}%`);
+      return `${column} LIKE ? ESCAPE '\\'`;
+    case 'istartswith':
+      params.push(`${escapeLike(value)}%`);
+      return `${column} LIKE ? ESCAPE '\\'`;
+    case 'iendswith':
+      params.push(`%${escapeLike(value)}`);
+      return `${column} LIKE ? ESCAPE '\\'`;
+    case 'contains':
+      params.push(`*${escapeGlob(value)}*`);
+      return `${column} GLOB ?`;
+    case 'startswith':
+      params.push(`${escapeGlob(value)}*`);
+      return `${column} GLOB ?`;
+    default:
+      params.push(`*${escapeGlob(value)}`);
+      return `${column} GLOB ?`;
+  }
+}
+
+/** LIKE is case-insensitive for ASCII in SQLite; `\` escapes its wildcards. */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** GLOB is case-sensitive; brackets make its wildcards literal. */
+export function escapeGlob(value: string): string {
+  return value.replace(/[*?[]/g, (c) => `[${c}]`);
+}
+
+function text(value: JsonValue, path: ErrorPath, key: string): string {
+  if (typeof value !== 'string') wrongType(key, 'this lookup takes a string', path);
+  return value as string;
+}
+
+function wrongType(key: string, message: string, path: ErrorPath): never {
+  return fail('invalid_request', `Wrong value for "${key}": ${message}`, { field: key, path });
+}
+
+/** Checks a filter value against its field's type and converts it for binding. */
+export function sqlValue(field: FieldDef, value: JsonValue, path: ErrorPath, key: string): SqlParam {
+  switch (field.type) {
+    case 'integer':
+    case 'ref':
+      if (!Number.isSafeInteger(value)) wrongType(key, `${field.name} takes an integer`, path);
+      return value as number;
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) wrongType(key, `${field.name} takes a number`, path);
+      return value as number;
+    case 'boolean':
+      if (typeof value !== 'boolean') wrongType(key, `${field.name} takes true or false`, path);
+      return value ? 1 : 0;
+    case 'json':
+    case 'file':
+      return wrongType(key, `${field.type} fields can only be compared with null`, path);
+    default:
+      if (typeof value !== 'string') wrongType(key, `${field.name} takes a string`, path);
+      return value as string;
+  }
+}

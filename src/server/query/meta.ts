@@ -1,0 +1,201 @@
+/**
+ * Reads a single query's `__meta__` (PROTOCOL.md 2): normalizes its keys, checks each one's shape and
+ * refuses unknown keys, so processors receive a typed `QueryMeta` and never re-check shapes.
+ */
+import type { AuthenticationClass, JsonValue, SchemaKind } from '../../shared/protocol.ts';
+import { fail, invalidRequest } from '../errors.ts';
+import { camelIntent, isPlainObject, mapKeys, snakeKey, snakePath } from './normalize.ts';
+
+export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
+
+export interface GroupBySpec {
+  by: string[];
+  aggregates: Array<{ name: string; fn: AggregateFn; field: string }>;
+}
+
+export interface ParsedMeta {
+  namespace: string;
+  app: string;
+  name: string;
+  /** camelCase, e.g. `retrieveOne`. */
+  intent: string;
+  schema: SchemaKind;
+  authenticationClass?: AuthenticationClass;
+  uniqueObject?: Record<string, JsonValue>;
+  filter?: Record<string, JsonValue>;
+  exclude?: Record<string, JsonValue>;
+  search?: string;
+  ordering?: string[];
+  cache: boolean;
+  limit?: number;
+  offset?: number;
+  draw?: number;
+  groupBy?: GroupBySpec;
+  return?: Record<string, JsonValue>;
+  multipart: boolean;
+  fileFieldMapping?: Record<string, string>;
+  onlyData: boolean;
+  debug: boolean;
+}
+
+const AGGREGATES = new Set<AggregateFn>(['count', 'sum', 'avg', 'min', 'max']);
+const SCHEMAS = new Set<SchemaKind>(['model', 'controller', 'nosql']);
+
+type Raw = Record<string, JsonValue>;
+const at = (key: string): string[] => ['__meta__', key];
+
+/** `nosql` keeps document paths as sent; models and controllers normalize field names. */
+export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
+  if (!isPlainObject(rawMeta)) invalidRequest('__meta__ must be an object', ['__meta__']);
+  const meta = mapKeys(rawMeta as Raw, snakeKey);
+  const schemaValue = meta.schema ?? 'model';
+  if (typeof schemaValue !== 'string' || !SCHEMAS.has(schemaValue as SchemaKind)) {
+    invalidRequest('__meta__.schema must be "model", "controller" or "nosql"', at('schema'));
+  }
+  const schema = schemaValue as SchemaKind;
+  const fieldKey = schema === 'nosql' ? (key: string) => key : snakePath;
+
+  const { namespace, app, name } = readNamespace(meta.namespace);
+  if (typeof meta.intent !== 'string' || meta.intent === '') invalidRequest('__meta__.intent must be a non-empty string', at('intent'));
+  const parsed: ParsedMeta = {
+    namespace,
+    app,
+    name,
+    intent: camelIntent(meta.intent as string),
+    schema,
+    cache: false,
+    multipart: false,
+    onlyData: false,
+    debug: false,
+  };
+
+  for (const [key, value] of Object.entries(meta)) {
+    switch (key) {
+      case 'namespace':
+      case 'intent':
+      case 'schema':
+      case 'comment':
+        break;
+      case 'authentication_class':
+        if (value !== 'jwt' && value !== 'session') invalidRequest('authenticationClass must be "jwt" or "session"', at(key));
+        parsed.authenticationClass = value as AuthenticationClass;
+        break;
+      case 'unique_object':
+        parsed.uniqueObject = objectOf(value, key, fieldKey);
+        break;
+      case 'filter':
+        parsed.filter = objectOf(value, key, fieldKey);
+        break;
+      case 'exclude':
+        parsed.exclude = objectOf(value, key, fieldKey);
+        break;
+      case 'return':
+        parsed.return = objectOf(value, key, fieldKey);
+        break;
+      case 'search':
+        if (!isPlainObject(value) || typeof value.value !== 'string' || Object.keys(value).some((k) => k !== 'value')) {
+          invalidRequest('search must be {"value": "<term>"}', at(key));
+        }
+        parsed.search = (value as { value: string }).value;
+        break;
+      case 'ordering':
+        if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry === '' || entry === '-')) {
+          invalidRequest('ordering must be an array of field paths', at(key));
+        }
+        parsed.ordering = (value as string[]).map(fieldKey);
+        break;
+      case 'cache':
+        if (!isPlainObject(value) || typeof value.enabled !== 'boolean' || Object.keys(value).some((k) => k !== 'enabled')) {
+          invalidRequest('cache must be {"enabled": true|false}', at(key));
+        }
+        parsed.cache = (value as { enabled: boolean }).enabled;
+        break;
+      case 'limit':
+      case 'offset':
+        if (!Number.isSafeInteger(value) || (value as number) < 0) invalidRequest(`${key} must be an integer >= 0`, at(key));
+        parsed[key] = value as number;
+        break;
+      case 'draw':
+        if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));
+        parsed.draw = value as number;
+        break;
+      case 'group_by':
+        parsed.groupBy = readGroupBy(value, fieldKey);
+        break;
+      case 'side_effects':
+        readSideEffects(value, parsed);
+        break;
+      case 'render':
+        if (value !== 'only:data') invalidRequest('render must be "only:data"', at(key));
+        parsed.onlyData = true;
+        break;
+      case 'debug':
+        if (typeof value !== 'boolean') invalidRequest('debug must be a boolean', at(key));
+        parsed.debug = value as boolean;
+        break;
+      default:
+        invalidRequest(`Unknown __meta__ key "${key}"`, at(key));
+    }
+  }
+  return parsed;
+}
+
+function readNamespace(value: JsonValue | undefined): { namespace: string; app: string; name: string } {
+  if (typeof value !== 'string' || value === '') invalidRequest('__meta__.namespace must be a string "<app>.<Name>"', at('namespace'));
+  const namespace = value as string;
+  const dot = namespace.indexOf('.');
+  if (dot <= 0 || dot === namespace.length - 1 || namespace.indexOf('.', dot + 1) !== -1) {
+    fail('unknown_namespace', `Namespace "${namespace}" is not of the form "<app>.<Name>"`, { path: at('namespace') });
+  }
+  return { namespace, app: namespace.slice(0, dot), name: namespace.slice(dot + 1) };
+}
+
+function objectOf(value: JsonValue, key: string, fieldKey: (k: string) => string): Raw {
+  if (!isPlainObject(value)) invalidRequest(`${key} must be an object`, at(key));
+  return mapKeys(value as Raw, fieldKey);
+}
+
+function readGroupBy(value: JsonValue, fieldKey: (k: string) => string): GroupBySpec {
+  const path = at('group_by');
+  if (Array.isArray(value)) {
+    if (value.length === 0 || value.some((entry) => typeof entry !== 'string')) invalidRequest('groupBy must list field paths', path);
+    return { by: (value as string[]).map(fieldKey), aggregates: [] };
+  }
+  if (!isPlainObject(value) || !Array.isArray(value.by) || value.by.length === 0 || value.by.some((e) => typeof e !== 'string')) {
+    invalidRequest('groupBy must be an array of field paths or {"by": [...], "aggregates": {...}}', path);
+  }
+  const spec = value as { by: string[]; aggregates?: JsonValue };
+  for (const key of Object.keys(spec)) if (key !== 'by' && key !== 'aggregates') invalidRequest(`Unknown groupBy key "${key}"`, [...path, key]);
+  const aggregates: GroupBySpec['aggregates'] = [];
+  if (spec.aggregates !== undefined) {
+    if (!isPlainObject(spec.aggregates)) invalidRequest('groupBy.aggregates must be an object', [...path, 'aggregates']);
+    for (const [name, definition] of Object.entries(spec.aggregates as Raw)) {
+      const entries = isPlainObject(definition) ? Object.entries(definition) : [];
+      const [fn, field] = entries[0] ?? [];
+      if (entries.length !== 1 || !AGGREGATES.has(fn as AggregateFn) || typeof field !== 'string') {
+        invalidRequest(`Aggregate "${name}" must be {"count"|"sum"|"avg"|"min"|"max": "<field>" or "*"}`, [...path, 'aggregates', name]);
+      }
+      aggregates.push({ name, fn: fn as AggregateFn, field: field === '*' ? '*' : fieldKey(field as string) });
+    }
+  }
+  return { by: spec.by.map(fieldKey), aggregates };
+}
+
+function readSideEffects(value: JsonValue, parsed: ParsedMeta): void {
+  const path = at('side_effects');
+  if (!isPlainObject(value)) invalidRequest('sideEffects must be an object', path);
+  for (const [rawKey, entry] of Object.entries(value as Raw)) {
+    const key = snakeKey(rawKey);
+    if (key === 'multipart_form_upload') {
+      if (typeof entry !== 'boolean') invalidRequest('sideEffects.multipartFormUpload must be a boolean', [...path, key]);
+      parsed.multipart = entry as boolean;
+    } else if (key === 'file_field_mapping') {
+      if (!isPlainObject(entry) || Object.values(entry).some((part) => typeof part !== 'string')) {
+        invalidRequest('sideEffects.fileFieldMapping must map field names to part names', [...path, key]);
+      }
+      parsed.fileFieldMapping = mapKeys(entry as Raw, snakeKey) as Record<string, string>;
+    } else {
+      invalidRequest(`Unknown sideEffects key "${rawKey}"`, [...path, rawKey]);
+    }
+  }
+}

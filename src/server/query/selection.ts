@@ -1,0 +1,66 @@
+/**
+ * Field selection (PROTOCOL.md 2.2): turns a retrieve's data keys (or a mutation's `return`) into a
+ * tree of what to read at each level: columns, nested references, reverse relations.
+ */
+import type { JsonValue } from '../../shared/protocol.ts';
+import { fail, invalidRequest, type ErrorPath } from '../errors.ts';
+import type { FieldDef, ModelDef, RelationDef, Workspace } from '../workspace/types.ts';
+import { isPlainObject } from './normalize.ts';
+import { fieldOf, ID_FIELD, isReadable, targetOf } from './paths.ts';
+
+export interface Selection {
+  model: ModelDef;
+  /** Columns to read, `id` first. A reference here is read as its id. */
+  columns: FieldDef[];
+  refs: Array<{ field: FieldDef; selection: Selection }>;
+  reverse: Array<{ relation: RelationDef; via: FieldDef; selection: Selection }>;
+}
+
+/** `keys` null or empty: every readable field. `omit`: fields removed by `exclude: {field: null}`. */
+export function buildSelection(
+  ws: Workspace,
+  model: ModelDef,
+  keys: Record<string, JsonValue> | null,
+  errorPath: ErrorPath,
+  omit: ReadonlySet<string> = new Set(),
+): Selection {
+  const selection: Selection = { model, columns: [ID_FIELD], refs: [], reverse: [] };
+  const entries = keys && Object.keys(keys).length > 0 ? Object.entries(keys) : null;
+  if (!entries) {
+    for (const field of model.fields.values()) if (isReadable(field) && !omit.has(field.name)) selection.columns.push(field);
+    return selection;
+  }
+  for (const [name, value] of entries) {
+    const path = [...errorPath, name];
+    if (omit.has(name) || name === 'id') continue;
+    const field = fieldOf(model, name);
+    if (field && isReadable(field)) {
+      selection.columns.push(field);
+      if (value === null) continue;
+      if (field.type !== 'ref' || !isPlainObject(value)) {
+        invalidRequest(`"${name}" takes null${field.type === 'ref' ? ' or a nested selection' : ''}`, path);
+      }
+      selection.refs.push({ field, selection: buildSelection(ws, targetOf(ws, field), value as Record<string, JsonValue>, path) });
+      continue;
+    }
+    const relation = model.relations.get(name);
+    if (relation) {
+      if (value !== null && !isPlainObject(value)) invalidRequest(`"${name}" takes null or a nested selection`, path);
+      const target = ws.models.get(relation.many) as ModelDef;
+      const via = target.fields.get(relation.via) as FieldDef;
+      const nested = buildSelection(ws, target, (value as Record<string, JsonValue> | null) ?? null, path);
+      selection.reverse.push({ relation, via, selection: nested });
+      continue;
+    }
+    fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path });
+  }
+  return selection;
+}
+
+/** Every model a selection reads, for cache invalidation. */
+export function modelsOf(selection: Selection, into: Set<string> = new Set()): Set<string> {
+  into.add(selection.model.key);
+  for (const ref of selection.refs) modelsOf(ref.selection, into);
+  for (const rev of selection.reverse) modelsOf(rev.selection, into);
+  return into;
+}

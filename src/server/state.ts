@@ -1,0 +1,88 @@
+/**
+ * Builds the server's shared state from options: load and migrate the workspace, open the data
+ * directory's database, load the apps' modules, seed the demo and make sure the first admin exists.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createAccessControl } from './auth/access.ts';
+import { ensureAuthTables } from './auth/auth-tables.ts';
+import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
+import { createIdentityService } from './auth/identity-service.ts';
+import { loadSecret } from './auth/secret.ts';
+import { ResultCache } from './cache/result-cache.ts';
+import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
+import { openDatabase, StatementCache } from './db/database.ts';
+import { Gate } from './db/gate.ts';
+import { applyDemoSeed } from './demo/apply-seed.ts';
+import { demoWorkspacePath } from './demo/seed.ts';
+import { dispatchInner } from './dispatch/dispatch-inner.ts';
+import { createFileResolver, ensureFileTables } from './files/file-table.ts';
+import { loadControllers, loadHooks } from './modules/load-modules.ts';
+import { ensureNosqlTables } from './processors/nosql/index.ts';
+import { schemaController } from './system/schema-controller.ts';
+import { userController } from './system/user-controller.ts';
+import { migrate } from './workspace/migrate.ts';
+import { loadWorkspace } from './workspace/resolve.ts';
+
+export interface StateOptions {
+  /** Workspace file; the demo workspace when absent. */
+  workspace?: string;
+  dataDir: string;
+  production?: boolean;
+  basePath?: string;
+  /** Environment for JQL_ADMIN and JQL_SECRET (defaults to process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export async function createState(options: StateOptions): Promise<ServerState> {
+  const env = options.env ?? process.env;
+  const demo = options.workspace === undefined;
+  const ws = loadWorkspace(options.workspace ?? demoWorkspacePath());
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = openDatabase(join(options.dataDir, 'jql.sqlite'));
+  try {
+    db.transaction(() => {
+      migrate(db, ws);
+      ensureAuthTables(db);
+      ensureNosqlTables(db);
+      ensureFileTables(db);
+    })();
+    const secret = loadSecret(options.dataDir, env);
+    const basePath = options.basePath ?? '';
+    const mutations: MutationSink = { record: () => undefined };
+    const state: ServerState = {
+      ws,
+      db,
+      statements: new StatementCache(db),
+      production: options.production ?? false,
+      basePath,
+      version: VERSION,
+      access: createAccessControl(),
+      files: createFileResolver(db, (id) => `${basePath}/jql/files/${id}`),
+      mutations,
+      hooks: await loadHooks(ws),
+      identity: createIdentityService(db, secret),
+      controllers: new Map(),
+      dispatch: dispatchInner,
+      gate: new Gate(),
+      cache: new ResultCache(ws.limits.cacheEntries),
+      secret,
+    };
+    const builtins: Array<[string, ControllerClassLike]> = [
+      ['system.Schema', schemaController(state)],
+      ['system.User', userController(state)],
+    ];
+    for (const [key, controller] of [...builtins, ...(await loadControllers(ws))]) state.controllers.set(key, controller);
+    if (demo) await applyDemoSeed(db, ws);
+    if (env.JQL_ADMIN) {
+      const { username, password } = parseAdminSpec(env.JQL_ADMIN);
+      await ensureUser(db, username, password, ['admin']);
+    }
+    return state;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

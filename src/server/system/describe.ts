@@ -1,0 +1,69 @@
+/**
+ * `system.Schema.describe` (PROTOCOL.md 11): the workspace as the console needs it to build editor
+ * completion and validation: apps, models with fields and lookups, controllers with intents,
+ * collections, limits and the server version.
+ */
+import type { DescribeApp, DescribeField, DescribeResult, JsonValue } from '../../shared/protocol.ts';
+import type { ServerState } from '../context.ts';
+import { lookupsFor } from '../query/filter.ts';
+import type { FieldDef, Permissions } from '../workspace/types.ts';
+
+const MODEL_INTENTS = ['retrieve', 'retrieveOne', 'count', 'create', 'update', 'delete'];
+
+export function describeWorkspace(state: ServerState): DescribeResult {
+  const { ws } = state;
+  const apps: Record<string, DescribeApp> = {};
+  const appOf = (name: string): DescribeApp => (apps[name] ??= { models: {}, controllers: {}, collections: {} });
+  for (const model of ws.models.values()) {
+    const fields: Record<string, DescribeField> = {};
+    for (const field of model.fields.values()) if (!field.hidden) fields[field.name] = describeField(field);
+    appOf(model.app).models[model.name] = {
+      fields,
+      relations: Object.fromEntries([...model.relations.values()].map((r) => [r.name, { many: r.many, via: r.via }])),
+      search: model.search,
+      ordering: model.ordering,
+      intents: MODEL_INTENTS,
+      permissions: permissionsOf(model.permissions),
+    };
+  }
+  for (const collection of ws.collections.values()) {
+    appOf(collection.app).collections[collection.name] = { intents: MODEL_INTENTS, permissions: permissionsOf(collection.permissions) };
+  }
+  for (const [key, Controller] of state.controllers) {
+    const [app, name] = key.split('.') as [string, string];
+    const intents = handlerIntents(Controller.prototype as object);
+    appOf(app).controllers[name] = { intents, permissions: Controller.permissions ?? {}, ...(Controller.files ? { files: Controller.files } : {}) };
+  }
+  return { version: state.version, workspace: ws.name, mode: state.production ? 'production' : 'development', limits: ws.limits, apps };
+}
+
+function describeField(field: FieldDef): DescribeField {
+  const out: DescribeField = { type: field.type, required: field.required, null: field.nullable, lookups: field.writeOnly ? [] : lookupsFor(field) };
+  if (field.choices) out.choices = field.choices;
+  if (field.to) out.to = field.to;
+  if (field.default !== undefined) out.default = field.default;
+  if (field.unique) out.unique = true;
+  if (field.maxLength !== undefined) out.maxLength = field.maxLength;
+  if (field.min !== undefined) out.min = field.min;
+  if (field.max !== undefined) out.max = field.max;
+  if (field.writeOnly) out.writeOnly = true;
+  if (field.auto) out.auto = field.auto;
+  if (field.protected) out.protected = true;
+  return out;
+}
+
+function permissionsOf(permissions: Permissions | null): Record<string, JsonValue> {
+  if (!permissions) return {};
+  return { ...permissions.intents, ...(Object.keys(permissions.scope).length > 0 ? { scope: permissions.scope } : {}) };
+}
+
+/** `on_add_document` -> `addDocument`, walking the prototype chain of the controller class. */
+function handlerIntents(prototype: object): string[] {
+  const intents = new Set<string>();
+  for (let proto: object | null = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name.startsWith('on_')) intents.add(name.slice(3).replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+    }
+  }
+  return [...intents].sort();
+}

@@ -1,0 +1,16 @@
+/**
+ * The built-in `system.Schema` controller. `describe` is open to anyone in development mode and to
+ * signed-in users in production mode (PROTOCOL.md 5).
+ */
+import type { ControllerClassLike, ServerState } from '../context.ts';
+import { describeWorkspace } from './describe.ts';
+
+export function schemaController(state: ServerState): ControllerClassLike {
+  return class SchemaController {
+    static permissions = { describe: [state.production ? 'authenticated' : 'anyone'] };
+
+    on_describe(): { payload: ReturnType<typeof describeWorkspace> } {
+      return { payload: describeWorkspace(state) };
+    }
+  } as unknown as ControllerClassLike;
+}

@@ -1,0 +1,80 @@
+/**
+ * The built-in `system.User` controller (PROTOCOL.md 4): `login` issues a token (and with
+ * `authenticationClass: "session"` a session cookie), `logout` revokes what the request presented,
+ * `verifyAuthentication` answers the signed-in user's requested fields.
+ */
+import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
+import { SESSION_COOKIE } from '../auth/cookies.ts';
+import { verifyPassword } from '../auth/password.ts';
+import { createSession, revokeJti, revokeSession } from '../auth/sessions.ts';
+import { issueToken, verifyToken } from '../auth/tokens.ts';
+import type { ControllerClassLike, RequestContext, ServerState } from '../context.ts';
+import { fail } from '../errors.ts';
+
+/** How long a token or session lives. */
+export const CREDENTIAL_TTL_SECONDS = 12 * 3600;
+
+interface Ctx {
+  user: RequestContext['user'];
+  request: RequestContext;
+  data: { retrieveOne(namespace: string, uniqueObject: JsonObject, fields?: JsonObject): Promise<JsonValue> };
+}
+
+const WRONG = 'Wrong username or password';
+
+export function userController(state: ServerState): ControllerClassLike {
+  return class UserController {
+    static permissions = { login: ['anyone'], logout: ['authenticated'], verifyAuthentication: ['authenticated'] };
+
+    async on_login(ctx: Ctx, args: Record<string, JsonValue>): Promise<{ payload: JsonValue; message: string }> {
+      const { username, password } = args;
+      if (typeof username !== 'string' || typeof password !== 'string') {
+        fail('validation_error', 'login takes a username and a password (strings)', { field: typeof username !== 'string' ? 'username' : 'password', path: [typeof username !== 'string' ? 'username' : 'password'] });
+      }
+      const row = state.db.prepare('SELECT "id", "password", "is_active" FROM "system.User" WHERE "username" = ?').get(username) as
+        | { id: number; password: string | null; is_active: number | null }
+        | undefined;
+      // Verify even for an unknown user so that timing does not tell which part was wrong.
+      const ok = await verifyPassword(password as string, row?.password ?? 'scrypt$16384$8$1$AAAA$AAAA');
+      if (!row || !ok || row.password === null || row.is_active === 0) fail('unauthenticated', WRONG);
+      const issued = await issueToken(state.secret, { id: row.id }, CREDENTIAL_TTL_SECONDS);
+      if (ctx.request.authenticationClass === 'session') {
+        const session = createSession(state.db, row.id, CREDENTIAL_TTL_SECONDS);
+        ctx.request.cookies.push({ name: SESSION_COOKIE, value: session.cookieValue, maxAgeSeconds: CREDENTIAL_TTL_SECONDS });
+      }
+      const user = publicUser(state, row.id);
+      return { payload: { token: issued.token, expires_at: issued.expiresAt.toISOString(), user }, message: `Signed in as ${username as string}` };
+    }
+
+    async on_logout(ctx: Ctx): Promise<{ payload: null; message: string }> {
+      const { token, session } = ctx.request.credential;
+      if (session) {
+        revokeSession(state.db, session);
+        ctx.request.cookies.push({ name: SESSION_COOKIE, value: null, maxAgeSeconds: 0 });
+      }
+      if (token) {
+        const verified = await verifyToken(state.secret, token);
+        revokeJti(state.db, verified.jti, new Date(verified.exp * 1000));
+      }
+      return { payload: null, message: 'Signed out' };
+    }
+
+    async on_verify_authentication(ctx: Ctx, args: Record<string, JsonValue>): Promise<{ payload: JsonValue }> {
+      const user = ctx.user as NonNullable<Ctx['user']>;
+      return { payload: await ctx.data.retrieveOne('system.User', { id: user.id }, args as JsonObject) };
+    }
+  } as unknown as ControllerClassLike;
+}
+
+/** The signed-in user as login answers it: every readable field (never the password). */
+function publicUser(state: ServerState, id: number): JsonObject {
+  const model = state.ws.models.get('system.User');
+  const readable = model ? [...model.fields.values()].filter((f) => !f.writeOnly && !f.hidden) : [];
+  const row = state.db.prepare(`SELECT ${['id', ...readable.map((f) => f.column)].map((c) => `"${c}"`).join(', ')} FROM "system.User" WHERE "id" = ?`).get(id) as Record<string, unknown>;
+  const user: JsonObject = { id };
+  for (const field of readable) {
+    const value = row[field.column];
+    user[field.name] = value === null || value === undefined ? null : field.type === 'json' ? (JSON.parse(value as string) as JsonValue) : field.type === 'boolean' ? value !== 0 : (value as JsonValue);
+  }
+  return user;
+}

@@ -1,0 +1,168 @@
+/**
+ * Turns a workspace file (WORKSPACE.md) into the validated `Workspace` registry. Everything is
+ * checked here, once, so that nothing downstream reads raw JSON: any mistake is a WorkspaceError
+ * naming the file, app, model and field at fault.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppDef, CollectionDef, ModelDef, Workspace } from './types.ts';
+import type { At } from './check.ts';
+import { checkName, expectKeys, expectObject, fail, show } from './check.ts';
+import { WorkspaceError } from './errors.ts';
+import { completeModel, createModel } from './resolve-model.ts';
+import { resolvePermissions } from './resolve-permissions.ts';
+import { SYSTEM_APP, SYSTEM_USER_KEY, SYSTEM_USER_MODEL, mergeSystemUser } from './system-user.ts';
+
+export const DEFAULT_LIMITS: Workspace['limits'] = {
+  defaultLimit: 100,
+  maxLimit: 1000,
+  maxFileBytes: 100 * 1024 * 1024,
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxStreamEvents: 10_000,
+  cacheEntries: 1000,
+};
+
+const APP_KEYS = ['controllers', 'hooks', 'models', 'collections'] as const;
+
+/** Reads and resolves a workspace file; a missing file or bad JSON is a WorkspaceError too. */
+export function loadWorkspace(file: string): Workspace {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(absolute, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read the file (${(error as Error).message})`;
+    throw new WorkspaceError(reason, { file: absolute });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new WorkspaceError(`not valid JSON: ${(error as Error).message}`, { file: absolute });
+  }
+  return resolveWorkspace(raw, absolute);
+}
+
+/** `file`: the workspace file's path (relative module paths resolve against its folder), or null. */
+export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
+  const at: At = { file };
+  const root = expectObject(raw, at, 'the workspace');
+  // `$schema` lets editors validate the file; it means nothing to the server.
+  expectKeys(root, ['$schema', 'name', 'limits', 'apps'], at, 'the workspace');
+  if (root.name !== undefined && (typeof root.name !== 'string' || root.name.length === 0)) fail(at, `"name" must be a non-empty string, got ${show(root.name)}`);
+  const rawApps = root.apps === undefined ? {} : expectObject(root.apps, at, '"apps"');
+  const baseDir = file === null ? process.cwd() : path.dirname(path.resolve(file));
+
+  // Pass 1: app shapes and the set of model keys, which `ref` targets are checked against.
+  const pending: Array<{ app: string; name: string; spec: Record<string, unknown>; at: At }> = [];
+  const apps = new Map<string, AppDef>();
+  const systemEntry = rawApps[SYSTEM_APP];
+  apps.set(SYSTEM_APP, { name: SYSTEM_APP, models: new Map(), collections: new Map() });
+  pending.push({ app: SYSTEM_APP, name: SYSTEM_USER_MODEL, spec: mergeSystemUser(systemUserOverride(systemEntry, file), file), at: { file, app: SYSTEM_APP, model: SYSTEM_USER_MODEL } });
+  for (const [appName, rawApp] of Object.entries(rawApps)) {
+    if (appName === SYSTEM_APP) continue;
+    const appAt = { file, app: appName };
+    checkName(appName, appAt, 'app');
+    const spec = expectObject(rawApp, appAt, 'an app');
+    expectKeys(spec, APP_KEYS, appAt, 'the app');
+    const app: AppDef = { name: appName, models: new Map(), collections: new Map() };
+    if (spec.controllers !== undefined) app.controllersPath = modulePath(spec.controllers, baseDir, appAt, 'controllers');
+    if (spec.hooks !== undefined) app.hooksPath = modulePath(spec.hooks, baseDir, appAt, 'hooks');
+    apps.set(appName, app);
+    const rawModels = spec.models === undefined ? {} : expectObject(spec.models, appAt, '"models"');
+    for (const [modelName, rawModel] of Object.entries(rawModels)) {
+      const modelAt = { ...appAt, model: modelName };
+      checkName(modelName, modelAt, 'model');
+      pending.push({ app: appName, name: modelName, spec: expectObject(rawModel, modelAt, 'a model'), at: modelAt });
+    }
+  }
+  const modelKeys = new Set(pending.map((p) => `${p.app}.${p.name}`));
+
+  // Pass 2: fields. Pass 3: what refers to fields (relations, search, ordering, indexes, scopes).
+  const models = new Map<string, ModelDef>();
+  for (const p of pending) {
+    const model = createModel(p.app, p.name, p.spec, p.at, modelKeys);
+    models.set(model.key, model);
+    apps.get(p.app)?.models.set(p.name, model);
+  }
+  const user = models.get(SYSTEM_USER_KEY) as ModelDef;
+  const userFields = new Set([...user.fields.values()].filter((f) => !f.writeOnly && !f.hidden).map((f) => f.name));
+  for (const p of pending) completeModel(models.get(`${p.app}.${p.name}`) as ModelDef, p.spec, p.at, models, userFields);
+
+  const collections = new Map<string, CollectionDef>();
+  for (const [appName, rawApp] of Object.entries(rawApps)) {
+    if (appName === SYSTEM_APP) continue;
+    const app = apps.get(appName) as AppDef;
+    for (const collection of resolveCollections((rawApp as Record<string, unknown>).collections, app, file, userFields)) {
+      app.collections.set(collection.name, collection);
+      collections.set(collection.key, collection);
+    }
+  }
+
+  return {
+    name: (root.name as string | undefined) ?? 'workspace',
+    file: file === null ? null : path.resolve(file),
+    limits: resolveLimits(root.limits, at),
+    apps,
+    models,
+    collections,
+  };
+}
+
+/** `apps.system` may only extend the built-in user: `{"models": {"User": {...}}}`. */
+function systemUserOverride(entry: unknown, file: string | null): unknown {
+  if (entry === undefined) return undefined;
+  const at = { file, app: SYSTEM_APP };
+  const spec = expectObject(entry, at, 'the system app');
+  expectKeys(spec, ['models'], at, 'the built-in system app (it only takes "models": {"User": ...})');
+  if (spec.models === undefined) return undefined;
+  const models = expectObject(spec.models, at, '"models"');
+  expectKeys(models, [SYSTEM_USER_MODEL], at, 'the built-in system app\'s "models" (only User can be extended)');
+  return models[SYSTEM_USER_MODEL];
+}
+
+function modulePath(value: unknown, baseDir: string, at: At, key: string): string {
+  if (typeof value !== 'string' || value.length === 0) fail(at, `"${key}" must be a path to a JavaScript module, got ${show(value)}`);
+  return path.resolve(baseDir, value);
+}
+
+function resolveCollections(raw: unknown, app: AppDef, file: string | null, userFields: ReadonlySet<string>): CollectionDef[] {
+  if (raw === undefined) return [];
+  const appAt = { file, app: app.name };
+  let entries: Array<[string, unknown]>;
+  if (Array.isArray(raw)) {
+    entries = raw.map((name): [string, unknown] => {
+      if (typeof name !== 'string') fail(appAt, `"collections" must list collection names, got ${show(name)}`);
+      return [name, {}];
+    });
+  } else {
+    entries = Object.entries(expectObject(raw, appAt, '"collections" (an array of names or an object)'));
+  }
+  const seen = new Set<string>();
+  return entries.map(([name, rawSpec]) => {
+    const at = { ...appAt, collection: name };
+    checkName(name, at, 'collection');
+    if (seen.has(name)) fail(at, 'is listed twice');
+    seen.add(name);
+    if (app.models.has(name)) fail(at, `has the name of a model of the same app (both would be ${app.name}.${name})`);
+    const spec = expectObject(rawSpec, at, 'a collection');
+    expectKeys(spec, ['permissions'], at, 'the collection');
+    return { key: `${app.name}.${name}`, app: app.name, name, permissions: resolvePermissions(spec.permissions, at, { fields: null, userFields }) };
+  });
+}
+
+function resolveLimits(raw: unknown, at: At): Workspace['limits'] {
+  const limits = { ...DEFAULT_LIMITS };
+  if (raw === undefined) return limits;
+  const spec = expectObject(raw, at, '"limits"');
+  const keys = Object.keys(DEFAULT_LIMITS) as Array<keyof Workspace['limits']>;
+  expectKeys(spec, keys, at, '"limits"');
+  for (const key of keys) {
+    const value = spec[key];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || (value as number) <= 0) fail(at, `limit "${key}" must be a positive integer, got ${show(value)}`);
+    limits[key] = value as number;
+  }
+  if (limits.defaultLimit > limits.maxLimit) fail(at, `limit "defaultLimit" (${limits.defaultLimit}) is above "maxLimit" (${limits.maxLimit})`);
+  return limits;
+}

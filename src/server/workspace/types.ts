@@ -1,0 +1,129 @@
+/**
+ * The workspace in two forms: `WorkspaceFile` is the JSON as written (WORKSPACE.md), `Workspace` is
+ * the validated, resolved registry the processors work from. Nothing downstream reads the raw file.
+ */
+import type { FieldType, JsonValue, WorkspaceLimits } from '../../shared/protocol.ts';
+
+export interface RawField {
+  type: FieldType;
+  required?: boolean;
+  null?: boolean;
+  default?: JsonValue;
+  choices?: JsonValue[];
+  unique?: boolean;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  writeOnly?: boolean;
+  hidden?: boolean;
+  auto?: 'create' | 'update';
+  protected?: boolean;
+  to?: string;
+}
+
+export type RawPermissions = Record<string, string[]> & {
+  scope?: Record<string, Record<string, JsonValue>>;
+};
+
+export interface RawModel {
+  fields?: Record<string, RawField>;
+  relations?: Record<string, { many: string; via: string }>;
+  search?: string[];
+  ordering?: string[];
+  indexes?: string[][];
+  permissions?: RawPermissions;
+}
+
+export interface RawApp {
+  controllers?: string;
+  hooks?: string;
+  models?: Record<string, RawModel>;
+  collections?: string[] | Record<string, { permissions?: RawPermissions }>;
+}
+
+export interface WorkspaceFile {
+  name?: string;
+  limits?: Partial<WorkspaceLimits> & { maxStreamEvents?: number; cacheEntries?: number };
+  apps?: Record<string, RawApp>;
+}
+
+/** A model field after validation. `required` follows WORKSPACE.md: not nullable, no default, not auto. */
+export interface FieldDef {
+  name: string;
+  column: string;
+  type: FieldType;
+  /** Must be given on create. */
+  required: boolean;
+  /** `required: true` was written: also refuses the empty string. */
+  strictRequired: boolean;
+  nullable: boolean;
+  default?: JsonValue;
+  choices?: JsonValue[];
+  unique: boolean;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  writeOnly: boolean;
+  hidden: boolean;
+  auto?: 'create' | 'update';
+  protected: boolean;
+  /** `ref` fields: the target model key `<app>.<Model>`. */
+  to?: string;
+  /** Password fields (writeOnly, named `password`) are stored as scrypt hashes. */
+  password: boolean;
+}
+
+export interface RelationDef {
+  name: string;
+  /** Target model key. */
+  many: string;
+  /** The `ref` field on the target model that points back here. */
+  via: string;
+}
+
+/** Roles per intent plus optional row scopes per role (PROTOCOL.md 5). */
+export interface Permissions {
+  intents: Record<string, string[]>;
+  scope: Record<string, Record<string, JsonValue>>;
+}
+
+export interface ModelDef {
+  /** `<app>.<Model>` */
+  key: string;
+  app: string;
+  name: string;
+  table: string;
+  fields: Map<string, FieldDef>;
+  relations: Map<string, RelationDef>;
+  search: string[];
+  ordering: string[];
+  indexes: string[][];
+  /** null: the workspace gave none, so every intent allows `authenticated`. */
+  permissions: Permissions | null;
+}
+
+export interface CollectionDef {
+  key: string;
+  app: string;
+  name: string;
+  permissions: Permissions | null;
+}
+
+export interface AppDef {
+  name: string;
+  /** Absolute paths of the app's modules, resolved against the workspace file. */
+  controllersPath?: string;
+  hooksPath?: string;
+  models: Map<string, ModelDef>;
+  collections: Map<string, CollectionDef>;
+}
+
+export interface Workspace {
+  name: string;
+  /** Absolute path of the workspace file, or null for an in-memory workspace. */
+  file: string | null;
+  limits: WorkspaceLimits & { maxStreamEvents: number; cacheEntries: number };
+  apps: Map<string, AppDef>;
+  models: Map<string, ModelDef>;
+  collections: Map<string, CollectionDef>;
+}

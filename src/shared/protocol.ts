@@ -1,0 +1,206 @@
+/**
+ * Wire types of the JQL protocol (PROTOCOL.md): query documents, both envelope shapes, errors and
+ * the introspection result. Shared by the server, the Electron shell and the console.
+ */
+import type { ErrorCode } from './error-codes.ts';
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export type SchemaKind = 'model' | 'controller' | 'nosql';
+export type AuthenticationClass = 'jwt' | 'session';
+
+/** `__meta__` as a client writes it (camelCase accepted; the server normalizes to snake_case). */
+export interface QueryMeta {
+  namespace: string;
+  intent: string;
+  schema?: SchemaKind;
+  authenticationClass?: AuthenticationClass;
+  uniqueObject?: JsonObject;
+  filter?: JsonObject;
+  exclude?: JsonObject;
+  search?: { value: string };
+  ordering?: string[];
+  cache?: { enabled: boolean };
+  limit?: number;
+  offset?: number;
+  draw?: number;
+  groupBy?: string[] | { by: string[]; aggregates?: Record<string, Record<AggregateFn, string>> };
+  return?: JsonObject;
+  sideEffects?: { multipartFormUpload?: boolean; fileFieldMapping?: Record<string, string> };
+  render?: 'only:data';
+  debug?: boolean;
+  comment?: JsonValue;
+}
+
+export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
+
+export interface SingleQuery {
+  __meta__: QueryMeta;
+  [dataKey: string]: JsonValue | QueryMeta;
+}
+
+export interface JqlError {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  path?: Array<string | number>;
+  detail?: { exception: string; message: string; stack?: string };
+}
+
+export interface Extras {
+  filtered?: number;
+  display?: number;
+  queries?: number;
+  limit?: number;
+  offset?: number;
+  draw?: number;
+  cached?: boolean;
+  notices?: string[];
+  [key: string]: JsonValue | undefined;
+}
+
+export interface SqlTrace {
+  sql: string;
+  params: JsonValue[];
+  time_ms: number;
+}
+
+export interface SystemInfo {
+  queries: number;
+  time_ms: number;
+  sql?: SqlTrace[];
+}
+
+/** The standard envelope (PROTOCOL.md 3). */
+export interface Envelope {
+  __payload__: JsonValue;
+  __message__: string | null;
+  __extras__: Extras | null;
+  __errors__: JqlError[] | null;
+  __system__: SystemInfo | null;
+  __intent__: string | null;
+}
+
+/** The flat envelope (PROTOCOL.md 3.3), selected with `?envelope=flat`. */
+export interface FlatEnvelope {
+  status: 'OK' | 'ERROR';
+  data: JsonValue;
+  errors: JqlError[] | null;
+  il8n: string;
+  extras: Extras | null;
+  system_info: SystemInfo | null;
+  intent: string | null;
+  message: string | null;
+}
+
+/** One key of a multi-query payload (PROTOCOL.md 7). */
+export interface SubqueryResult {
+  data: JsonValue;
+  extras: Extras | null;
+  message: string | null;
+  errors: JqlError[] | null;
+  notices: string[] | null;
+  intent: string | null;
+}
+
+/** A file field's value (PROTOCOL.md 9.2). */
+export interface FileValue {
+  name: string;
+  size: number;
+  content_type: string;
+  sha256: string;
+  url: string;
+}
+
+export type FieldType =
+  | 'string'
+  | 'text'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'json'
+  | 'ref'
+  | 'file';
+
+export const FILTER_LOOKUPS = [
+  'exact',
+  'iexact',
+  'contains',
+  'icontains',
+  'startswith',
+  'istartswith',
+  'endswith',
+  'iendswith',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'in',
+  'range',
+  'isnull',
+  'ne',
+] as const;
+export type FilterLookup = (typeof FILTER_LOOKUPS)[number];
+
+/** `system.Schema.describe` payload (PROTOCOL.md 11). */
+export interface DescribeResult {
+  version: string;
+  workspace: string;
+  mode: 'development' | 'production';
+  limits: WorkspaceLimits;
+  apps: Record<string, DescribeApp>;
+}
+
+export interface WorkspaceLimits {
+  defaultLimit: number;
+  maxLimit: number;
+  maxFileBytes: number;
+  maxBodyBytes: number;
+}
+
+export interface DescribeApp {
+  models: Record<string, DescribeModel>;
+  controllers: Record<string, DescribeController>;
+  collections: Record<string, DescribeCollection>;
+}
+
+export interface DescribeField {
+  type: FieldType;
+  required: boolean;
+  null: boolean;
+  choices?: JsonValue[];
+  to?: string;
+  default?: JsonValue;
+  unique?: boolean;
+  maxLength?: number;
+  min?: number;
+  max?: number;
+  writeOnly?: boolean;
+  auto?: 'create' | 'update';
+  protected?: boolean;
+  lookups: FilterLookup[];
+}
+
+export interface DescribeModel {
+  fields: Record<string, DescribeField>;
+  relations: Record<string, { many: string; via: string }>;
+  search: string[];
+  ordering: string[];
+  intents: string[];
+  permissions: Record<string, unknown>;
+}
+
+export interface DescribeController {
+  intents: string[];
+  permissions: Record<string, string[]>;
+  files?: Record<string, string[]>;
+}
+
+export interface DescribeCollection {
+  intents: string[];
+  permissions: Record<string, unknown>;
+}
