@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LIBRARY_WORKSPACE, tempDir, writeWorkspace } from './testing/fixture.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/jql-console.mjs', import.meta.url));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+function run(args: string[], env: Record<string, string> = {}, stdin?: string) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  if (stdin !== undefined) child.stdin.end(stdin);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /JQL server listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) resolve(match[1] as string);
+    });
+    child.on('exit', () => reject(new Error(`exited before ready: ${stderr}`)));
+  });
+  // Tests that expect a failed start never await `ready`.
+  ready.catch(() => undefined);
+  return { child, ready, exited, out: () => stdout, err: () => stderr };
+}
+
+async function jql(url: string, body: unknown, token?: string) {
+  const response = await fetch(`${url}/jql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+describe('jql-console serve', () => {
+  it('prints its ready line, answers over a real socket with a base path, and stops cleanly on SIGTERM', async () => {
+    const server = run(['serve', '--port', '0', '--data', tempDir(), '--base-path', '/api']);
+    const url = await server.ready;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    const res = await jql(url, { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', limit: 2 }, title: null, status: null });
+    expect(res.status).toBe(200);
+    expect(res.body.__payload__).toHaveLength(2);
+    expect(res.body.__extras__.filtered).toBeGreaterThanOrEqual(300);
+    const health = await fetch(`${url}/healthz`);
+    expect(await health.json()).toMatchObject({ status: 'ok' });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('serves a workspace no other test knows, with JQL_ADMIN able to log in and create users', async () => {
+    const workspace = writeWorkspace({
+      name: 'zoo',
+      apps: { zoo: { models: { Animal: { fields: { name: { type: 'string', required: true }, legs: { type: 'integer', default: 4 } } } } } },
+    });
+    const server = run(['serve', '--port', '0', '--data', tempDir(), '--workspace', workspace], { JQL_ADMIN: 'keeper:s3cret:with:colons' });
+    const url = await server.ready;
+    const login = await jql(url, { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'keeper', password: 's3cret:with:colons' });
+    expect(login.status).toBe(200);
+    const token = login.body.__payload__.token;
+    const animal = await jql(url, { __meta__: { namespace: 'zoo.Animal', intent: 'create' }, name: 'Okapi' }, token);
+    expect(animal.body.__payload__).toMatchObject({ name: 'Okapi', legs: 4 });
+    const user = await jql(url, { __meta__: { namespace: 'system.User', intent: 'create' }, username: 'visitor', password: 'pw' }, token);
+    expect(user.status).toBe(200);
+    server.child.kill('SIGINT');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('refuses a bad workspace with a message naming file, app, model and field, and no stack trace', async () => {
+    const bad = structuredClone(LIBRARY_WORKSPACE) as any;
+    bad.apps.lib.models.Book.fields.pages.type = 'int';
+    const file = writeWorkspace(bad);
+    const server = run(['serve', '--port', '0', '--data', tempDir(), '--workspace', file]);
+    expect(await server.exited).toBe(1);
+    expect(server.err()).toContain(file);
+    expect(server.err()).toMatch(/app "lib".*model "Book".*field "pages"/);
+    expect(server.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('user add reads the password from standard input', async () => {
+    const data = tempDir();
+    const workspace = writeWorkspace(LIBRARY_WORKSPACE);
+    const add = run(['user', 'add', '--workspace', workspace, '--data', data, '--username', 'qa', '--roles', 'agent,admin'], {}, 'pa55word\n');
+    expect(await add.exited).toBe(0);
+    expect(add.out()).toContain('Created user qa');
+    const server = run(['serve', '--port', '0', '--data', data, '--workspace', workspace]);
+    const url = await server.ready;
+    const login = await jql(url, { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'qa', password: 'pa55word' });
+    expect(login.body.__payload__.user.roles).toEqual(['agent', 'admin']);
+  });
+});

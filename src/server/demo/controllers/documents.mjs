@@ -1,0 +1,32 @@
+// Controllers of the demo `documents` app (WORKSPACE.md): `documents.Folder` `addDocument` and
+// `createFolderWithDocuments`. Plain ESM, like any workspace's controllers module: each exported class
+// is a controller, each `on_<intent>(ctx, args)` an intent, `permissions` its roles per intent.
+
+export class Folder {
+  static permissions = { addDocument: ['authenticated'], createFolderWithDocuments: ['authenticated'] };
+
+  async on_add_document(ctx, args) {
+    const { folder, name } = args;
+    if (!Number.isInteger(folder)) ctx.reject('folder must be the integer id of a folder', 'folder');
+    if (typeof name !== 'string' || name.trim() === '') ctx.reject('name must be a non-empty string', 'name');
+    const found = await ctx.data.retrieve('documents.Folder', { filter: { id: folder }, limit: 1 }, { id: null });
+    if (found.length === 0) ctx.reject(`No folder with id ${folder}`, 'folder');
+    const document = await ctx.data.create('documents.Document', { folder, name });
+    return { payload: document, message: `Added "${name}" to folder ${folder}` };
+  }
+
+  async on_create_folder_with_documents(ctx, args) {
+    const { name, documents = [] } = args;
+    if (typeof name !== 'string' || name.trim() === '') ctx.reject('name must be a non-empty string', 'name');
+    if (!Array.isArray(documents) || documents.some((doc) => typeof doc !== 'string' || doc.trim() === '')) {
+      ctx.reject('documents must be an array of document names', 'documents');
+    }
+    // One transaction: a folder is never left behind without the documents that were asked for.
+    return ctx.transaction(async () => {
+      const folder = await ctx.data.create('documents.Folder', { name });
+      const created = [];
+      for (const doc of documents) created.push(await ctx.data.create('documents.Document', { folder: folder.id, name: doc }));
+      return { payload: { ...folder, documents: created }, message: `Created folder "${name}" with ${created.length} documents` };
+    });
+  }
+}
