@@ -7,7 +7,7 @@ import type { ProcessorOutput, RequestContext } from '../context.ts';
 import type { ParsedMeta } from '../query/meta.ts';
 import { runController } from '../processors/controller/index.ts';
 import { isModelMutation, runModel } from '../processors/model/index.ts';
-import { runNosql } from '../processors/nosql/index.ts';
+import { isNosqlMutation, runNosql } from '../processors/nosql/index.ts';
 
 export function runProcessor(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   switch (meta.schema) {
@@ -22,5 +22,6 @@ export function runProcessor(ctx: RequestContext, meta: ParsedMeta, data: Record
 
 /** Whether a query may write, so it runs in its own transaction. Controllers always may. */
 export function mayWrite(meta: ParsedMeta): boolean {
-  return meta.schema === 'controller' || isModelMutation(meta.intent);
+  if (meta.schema === 'controller') return true;
+  return meta.schema === 'nosql' ? isNosqlMutation(meta.intent) : isModelMutation(meta.intent);
 }

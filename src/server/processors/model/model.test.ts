@@ -339,3 +339,11 @@ describe('errors', () => {
     expect(JSON.parse(big.body).__errors__[0].code).toBe('payload_too_large');
   });
 });
+
+describe('cache and draw', () => {
+  it('a cache hit echoes the draw of the request that hit it', async () => {
+    await t.post(books({ cache: { enabled: true }, draw: 1, filter: { status: 'published' } }));
+    const hit = await t.post(books({ cache: { enabled: true }, draw: 2, filter: { status: 'published' } }));
+    expect(hit.body.__extras__).toMatchObject({ cached: true, draw: 2 });
+  });
+});

@@ -21,7 +21,10 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
   const cacheKey = meta.cache ? cacheKeyOf(ctx, meta, data) : null;
   if (cacheKey) {
     const hit = ctx.state.cache.get(cacheKey);
-    if (hit) return { payload: hit.payload, extras: { ...hit.extras, cached: true } };
+    if (hit) {
+      const { draw: _stored, ...extras } = hit.extras;
+      return { payload: hit.payload, extras: { ...extras, ...(meta.draw !== undefined ? { draw: meta.draw } : {}), cached: true } };
+    }
   }
   const { limit, offset, notices } = paging(ctx, meta);
   let output: ProcessorOutput;
@@ -110,6 +113,7 @@ function paging(ctx: RequestContext, meta: ParsedMeta): { limit: number; offset:
 }
 
 function cacheKeyOf(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): string {
+  // draw is echoed, not part of the answer; debug and render change only how it is shown.
   const { debug: _debug, onlyData: _onlyData, draw: _draw, ...rest } = meta;
   return `${ctx.user ? `u${ctx.user.id}` : 'anon'}|${JSON.stringify(rest)}|${JSON.stringify(data)}`;
 }
