@@ -25,10 +25,8 @@ export interface BuiltApp {
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const state = await createState(options);
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: loggerOptions(options.logger),
     bodyLimit: state.ws.limits.maxBodyBytes,
-    // JQL URLs carry signatures (files) and tokens (streams); they are secrets and never logged.
-    disableRequestLogging: true,
   });
   app.addHook('onClose', () => {
     state.db.close();
@@ -50,6 +48,21 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.get(`${state.basePath}/healthz`, async () => ({ status: 'ok', version: state.version }));
   registerJqlRoute(app, state);
   return { app, state };
+}
+
+/**
+ * JQL URLs carry secrets in their query strings (file signatures, stream tokens): logged requests
+ * show the path only, and headers (Authorization, cookies) are never logged.
+ */
+function loggerOptions(logger: AppOptions['logger']) {
+  if (!logger) return false;
+  const level = logger === true ? 'info' : logger.level;
+  return {
+    level,
+    serializers: {
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: (req.url ?? '').split('?')[0] }),
+    },
+  };
 }
 
 /** Fastify's own failures (body size, content type) as coded JQL errors. */
