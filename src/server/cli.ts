@@ -12,7 +12,7 @@ import { createState } from './state.ts';
 
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
-                    [--base-path /api] [--production] [--cors ORIGIN]...
+                    [--base-path /api] [--production] [--cors ORIGIN]... [--local-admin]
   jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)`;
 
 class UsageError extends Error {}

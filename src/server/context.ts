@@ -77,6 +77,8 @@ export interface ServerState {
   cache: ResultCacheLike;
   /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
   secret: Uint8Array;
+  /** Set when the server was started for a local console (`localAdmin`): its embedded connection's token. */
+  localAdminToken?: string;
 }
 
 export interface ResultCacheLike {

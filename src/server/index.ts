@@ -4,11 +4,15 @@
  */
 import { buildApp, type AppOptions } from './app.ts';
 import type { FastifyInstance } from 'fastify';
+import { localAdminToken } from './auth/local-admin.ts';
+import type { ServerState } from './context.ts';
 
 export interface StartOptions extends AppOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Sign the embedded console in as the local admin (the desktop app; `serve --local-admin`). */
+  localAdmin?: boolean;
 }
 
 export interface RunningServer {
@@ -16,11 +20,15 @@ export interface RunningServer {
   url: string;
   port: number;
   app: FastifyInstance;
+  state: ServerState;
+  /** With `localAdmin`: a token of the local admin, for the console's embedded connection. */
+  localAdminToken?: string;
   close(): Promise<void>;
 }
 
 export async function start(options: StartOptions): Promise<RunningServer> {
-  const { app } = await buildApp(options);
+  const { app, state } = await buildApp(options);
+  if (options.localAdmin) state.localAdminToken = await localAdminToken(state.db, state.secret);
   const host = options.host ?? '127.0.0.1';
   try {
     await app.listen({ host, port: options.port ?? 8787 });
@@ -36,6 +44,8 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     url: `http://${shownHost}:${port}${options.basePath ?? ''}`,
     port,
     app,
+    state,
+    localAdminToken: state.localAdminToken,
     close: () => (closing ??= app.close()),
   };
 }
