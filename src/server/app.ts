@@ -9,6 +9,7 @@ import type { ServerState } from './context.ts';
 import { JqlFailure, jqlError } from './errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { errorBody, registerJqlRoute } from './http/jql-route.ts';
+import { registerRateLimit } from './http/rate-limit.ts';
 import { createState, type StateOptions } from './state.ts';
 
 export interface AppOptions extends StateOptions {
@@ -46,6 +47,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
   });
   app.get(`${state.basePath}/healthz`, async () => ({ status: 'ok', version: state.version }));
+  registerRateLimit(app, state.ws.limits.requestsPerMinute, [`${state.basePath}/jql`]);
   registerJqlRoute(app, state);
   return { app, state };
 }

@@ -85,3 +85,20 @@ describe('diagnostics and health', () => {
     expect(JSON.parse(res.body)).toEqual({ status: 'ok', version: expect.any(String) });
   });
 });
+
+describe('rate limit', () => {
+  it('answers 429 rate_limited past the workspace limit, with Retry-After', async () => {
+    const limited = await testApp({ workspace: writeWorkspace({ ...LIBRARY_WORKSPACE, limits: { requestsPerMinute: 2 } }) });
+    try {
+      const query = { __meta__: { namespace: 'lib.Author', intent: 'count' } };
+      expect((await limited.post(query)).status).toBe(200);
+      expect((await limited.post(query)).status).toBe(200);
+      const third = await limited.post(query);
+      expect(third.status).toBe(429);
+      expect(third.body.__errors__[0].code).toBe('rate_limited');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+});
