@@ -38,7 +38,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
   const ws: Workspace = {
     name: 'test',
     file: null,
-    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, ...options.limits },
+    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, requestsPerMinute: 0, ...options.limits },
     apps: new Map([['chat', { name: 'chat', models: new Map(), collections: new Map([['Message', collection]]) }]]),
     models: new Map(),
     collections: new Map([[NAMESPACE, collection]]),
