@@ -4,18 +4,24 @@
  */
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { ServerState } from './context.ts';
 import { JqlFailure, jqlError } from './errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
 import { errorBody, registerJqlRoute } from './http/jql-route.ts';
+import { loggableUrl, registerFileRoute } from './http/file-route.ts';
+import { registerJqlPutRoute } from './http/jql-put-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { createState, type StateOptions } from './state.ts';
+import { registerStreamRoute, type StreamOptions } from './streams/route.ts';
 
 export interface AppOptions extends StateOptions {
   /** Origins allowed by CORS (`--cors`); none by default. */
   cors?: string[];
   logger?: boolean | { level: string };
+  /** `/jql-streams` heartbeat and slow-subscriber limit (tests shorten them). */
+  streams?: StreamOptions;
 }
 
 export interface BuiltApp {
@@ -49,6 +55,13 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.get(`${state.basePath}/healthz`, async () => ({ status: 'ok', version: state.version }));
   registerRateLimit(app, state.ws.limits.requestsPerMinute, [`${state.basePath}/jql`]);
   registerJqlRoute(app, state);
+  // After the JSON parser (which removes every content-type parser registered before it) and after
+  // the error handler, so the PUT route uses it.
+  await registerJqlPutRoute(app, state);
+  registerFileRoute(app, state);
+  // A subscribe message is small; 1 MiB leaves room for large filters.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  registerStreamRoute(app, state, options.streams);
   return { app, state };
 }
 
@@ -62,7 +75,7 @@ function loggerOptions(logger: AppOptions['logger']) {
   return {
     level,
     serializers: {
-      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: (req.url ?? '').split('?')[0] }),
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: loggableUrl(req.url ?? '') }),
     },
   };
 }

@@ -5,6 +5,8 @@
 import type { Extras, FileValue, JsonValue } from '../shared/protocol.ts';
 import type { StatementCache, Sqlite } from './db/database.ts';
 import type { SqlSession } from './db/sql-session.ts';
+import type { StreamHub } from './streams/hub.ts';
+import type { FileStore } from './files/file-store.ts';
 import type { FieldDef, Permissions, Workspace } from './workspace/types.ts';
 
 import type { AuthUser } from './auth/user.ts';
@@ -26,6 +28,8 @@ export interface AccessControl {
 export interface FileResolver {
   /** File metadata for stored file ids, with URLs for the caller (signed when protected). */
   describe(ids: string[], field: FieldDef): Map<string, FileValue>;
+  /** Writes the metadata row of an uploaded file in the request's transaction (idempotent). */
+  attach(ctx: RequestContext, file: UploadedFile): void;
 }
 
 /** Mutations report here; the streams layer appends them to the event log in the same transaction. */
@@ -67,6 +71,8 @@ export interface ServerState {
   version: string;
   access: AccessControl;
   files: FileResolver;
+  /** The content-addressed store of uploaded bytes (PROTOCOL.md 9). */
+  fileStore: FileStore;
   mutations: MutationSink;
   hooks: HookRunner;
   identity: IdentityService;
@@ -74,6 +80,8 @@ export interface ServerState {
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
   dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
   gate: { run<T>(task: () => Promise<T> | T): Promise<T> };
+  /** The event log and live subscriptions of `/jql-streams` (PROTOCOL.md 10); absent in bare test states. */
+  streams?: StreamHub;
   cache: ResultCacheLike;
   /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
   secret: Uint8Array;
@@ -119,6 +127,8 @@ export interface UploadedFile {
   size: number;
   contentType: string;
   sha256: string;
+  /** Where the bytes are while the request runs (read them, never write or move them). */
+  path: string;
 }
 
 export interface ProcessorOutput {

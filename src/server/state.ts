@@ -16,9 +16,13 @@ import { Gate } from './db/gate.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
 import { demoWorkspacePath } from './demo/seed.ts';
 import { dispatchInner } from './dispatch/dispatch-inner.ts';
+import { FileStore } from './files/file-store.ts';
 import { createFileResolver, ensureFileTables } from './files/file-table.ts';
+import { createUrlSigner } from './files/signed-url.ts';
 import { loadControllers, loadHooks } from './modules/load-modules.ts';
 import { ensureNosqlTables } from './processors/nosql/index.ts';
+import { ensureSearchIndexes } from './search/fts.ts';
+import { StreamHub } from './streams/hub.ts';
 import { schemaController } from './system/schema-controller.ts';
 import { userController } from './system/user-controller.ts';
 import { migrate } from './workspace/migrate.ts';
@@ -45,13 +49,18 @@ export async function createState(options: StateOptions): Promise<ServerState> {
   try {
     db.transaction(() => {
       migrate(db, ws);
+      ensureSearchIndexes(db, ws);
       ensureAuthTables(db);
       ensureNosqlTables(db);
       ensureFileTables(db);
     })();
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
-    const mutations: MutationSink = { record: () => undefined };
+    // The event log's sink, and a gate that fans committed events out after each request.
+    const streams = new StreamHub(db, ws);
+    const mutations: MutationSink = streams.sink;
+    const fileStore = new FileStore(options.dataDir, db);
+    fileStore.sweep();
     const state: ServerState = {
       ws,
       db,
@@ -60,13 +69,15 @@ export async function createState(options: StateOptions): Promise<ServerState> {
       basePath,
       version: VERSION,
       access: createAccessControl(),
-      files: createFileResolver(db, (id) => `${basePath}/jql/files/${id}`),
+      files: createFileResolver(db, createUrlSigner(secret, basePath)),
+      fileStore,
       mutations,
       hooks: await loadHooks(ws),
       identity: createIdentityService(db, secret),
       controllers: new Map(),
       dispatch: dispatchInner,
-      gate: new Gate(),
+      gate: streams.gated(new Gate()),
+      streams,
       cache: new ResultCache(ws.limits.cacheEntries),
       secret,
     };

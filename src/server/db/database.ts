@@ -31,7 +31,8 @@ export class StatementCache {
   get(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (statement) {
-      // Re-insert to mark as recently used.
+      // Recency only matters once eviction is near: below that, a hit is a plain lookup.
+      if (this.statements.size < MAX_STATEMENTS / 2) return statement;
       this.statements.delete(sql);
     } else {
       statement = this.db.prepare(sql);

@@ -3,7 +3,7 @@
  * `query_info_level` diagnostics (PROTOCOL.md 8) count and show exactly what ran.
  */
 import type { JsonValue, SqlTrace } from '../../shared/protocol.ts';
-import type { StatementCache } from './database.ts';
+import type { Statement, StatementCache } from './database.ts';
 
 export type SqlParam = string | number | bigint | null | Buffer;
 export type Row = Record<string, unknown>;
@@ -20,26 +20,33 @@ export class SqlSession {
     this.traces = trace ? [] : null;
   }
 
+  // The untraced path calls the statement directly: these run on every request, and a closure per
+  // statement is measurable there.
   all(sql: string, params: SqlParam[] = []): Row[] {
-    return this.measure(sql, params, () => this.cache.get(sql).all(...params) as Row[]);
+    this.queries += 1;
+    if (!this.traces) return this.cache.get(sql).all(...params) as Row[];
+    return this.traced(sql, params, (statement) => statement.all(...params) as Row[]);
   }
 
   get(sql: string, params: SqlParam[] = []): Row | undefined {
-    return this.measure(sql, params, () => this.cache.get(sql).get(...params) as Row | undefined);
+    this.queries += 1;
+    if (!this.traces) return this.cache.get(sql).get(...params) as Row | undefined;
+    return this.traced(sql, params, (statement) => statement.get(...params) as Row | undefined);
   }
 
   run(sql: string, params: SqlParam[] = []): { changes: number; lastInsertRowid: number | bigint } {
-    return this.measure(sql, params, () => this.cache.get(sql).run(...params));
+    this.queries += 1;
+    if (!this.traces) return this.cache.get(sql).run(...params);
+    return this.traced(sql, params, (statement) => statement.run(...params));
   }
 
-  private measure<T>(sql: string, params: SqlParam[], exec: () => T): T {
-    this.queries += 1;
-    if (!this.traces) return exec();
+  private traced<T>(sql: string, params: SqlParam[], exec: (statement: Statement) => T): T {
+    const traces = this.traces as SqlTrace[];
     const started = performance.now();
     try {
-      return exec();
+      return exec(this.cache.get(sql));
     } finally {
-      this.traces.push({ sql, params: params.map(traceParam), time_ms: round(performance.now() - started) });
+      traces.push({ sql, params: params.map(traceParam), time_ms: round(performance.now() - started) });
     }
   }
 }

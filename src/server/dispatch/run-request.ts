@@ -44,7 +44,11 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     const single = Object.hasOwn(body, '__meta__');
     const root = single ? null : readRootMeta(body);
     const authClass = single ? authClassOf(body.__meta__) : root?.authenticationClass;
-    const identity = await state.identity.identify(input.credentials, authClass);
+    // A request that presents no credential is anonymous: no need to go through identify().
+    const presented = Boolean(input.credentials.authorization || input.credentials.cookie);
+    const identity: Awaited<ReturnType<ServerState['identity']['identify']>> = presented
+      ? await state.identity.identify(input.credentials, authClass)
+      : { user: null, credential: {} };
     // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
     if (identity.error && single && isLogin(body.__meta__)) identity.error = undefined;
     const base: Omit<RequestContext, 'sql'> = {

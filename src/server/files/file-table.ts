@@ -5,6 +5,7 @@
 import type { FileValue } from '../../shared/protocol.ts';
 import type { FileResolver } from '../context.ts';
 import type { Sqlite } from '../db/database.ts';
+import type { UrlSigner } from './signed-url.ts';
 
 export function ensureFileTables(db: Sqlite): void {
   db.exec(`CREATE TABLE IF NOT EXISTS jql_files (
@@ -18,7 +19,7 @@ export function ensureFileTables(db: Sqlite): void {
   db.exec('CREATE INDEX IF NOT EXISTS jql_files_sha256 ON jql_files (sha256)');
 }
 
-interface FileRow {
+export interface FileRow {
   id: string;
   sha256: string;
   size: number;
@@ -26,11 +27,24 @@ interface FileRow {
   name: string;
 }
 
-export type UrlSigner = (id: string, protectedField: boolean) => string;
+export function findFileRow(db: Sqlite, id: string): FileRow | undefined {
+  return db.prepare('SELECT id, sha256, size, content_type, name FROM jql_files WHERE id = ?').get(id) as FileRow | undefined;
+}
 
 export function createFileResolver(db: Sqlite, url: UrlSigner): FileResolver {
   const select = db.prepare('SELECT id, sha256, size, content_type, name FROM jql_files WHERE id IN (SELECT value FROM json_each(?))');
   return {
+    attach(ctx, file) {
+      // Idempotent, and inside the caller's transaction: a rolled-back record takes its row with it.
+      ctx.sql.run('INSERT OR IGNORE INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+        file.id,
+        file.sha256,
+        file.size,
+        file.contentType,
+        file.name,
+        new Date().toISOString(),
+      ]);
+    },
     describe(ids, field) {
       const out = new Map<string, FileValue>();
       for (const row of select.all(JSON.stringify(ids)) as FileRow[]) {

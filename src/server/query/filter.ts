@@ -22,11 +22,22 @@ const ORDER_LOOKUPS = new Set<FilterLookup>(['gt', 'gte', 'lt', 'lte', 'range'])
 
 /** Every lookup a field of this type accepts (also used by `system.Schema.describe`). */
 export function lookupsFor(field: FieldDef): FilterLookup[] {
-  const all: FilterLookup[] = ['exact', 'ne', 'in', 'isnull'];
-  if (field.type === 'json' || field.type === 'file') return ['exact', 'isnull'];
-  if (TEXT_TYPES.has(field.type)) all.push(...TEXT_LOOKUPS);
-  if (ORDERED_TYPES.has(field.type)) all.push(...ORDER_LOOKUPS);
-  return all;
+  return [...lookupsOfType(field.type)];
+}
+
+// Every filter entry checks its lookup: the lists are built once per field type, not per entry.
+const lookupsByType = new Map<FieldDef['type'], ReadonlySet<FilterLookup>>();
+
+function lookupsOfType(type: FieldDef['type']): ReadonlySet<FilterLookup> {
+  let lookups = lookupsByType.get(type);
+  if (!lookups) {
+    const all: FilterLookup[] = ['exact', 'ne', 'in', 'isnull'];
+    if (TEXT_TYPES.has(type)) all.push(...TEXT_LOOKUPS);
+    if (ORDERED_TYPES.has(type)) all.push(...ORDER_LOOKUPS);
+    lookups = new Set(type === 'json' || type === 'file' ? ['exact', 'isnull'] : all);
+    lookupsByType.set(type, lookups);
+  }
+  return lookups;
 }
 
 export function compileConditions(
@@ -41,7 +52,7 @@ export function compileConditions(
     const path: ErrorPath = [section, key];
     const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
     const lookup = resolved.lookup ?? 'exact';
-    if (!lookupsFor(resolved.field).includes(lookup)) {
+    if (!lookupsOfType(resolved.field.type).has(lookup)) {
       fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
     }
     const column = joins.column(resolved);

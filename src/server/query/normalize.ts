@@ -30,6 +30,7 @@ export function snakePath(path: string): string {
 
 /** `retrieve_one` and `retrieveOne` -> `retrieveOne` (intents are reported in camelCase). */
 export function camelIntent(intent: string): string {
+  if (!intent.includes('_')) return intent;
   return intent.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
@@ -51,7 +52,10 @@ export function mapKeys(object: Record<string, JsonValue>, map: (key: string) =>
 
 /** Sets a key without going through `__proto__` setters: request keys are data, never prototypes. */
 export function defineKey(target: Record<string, JsonValue>, key: string, value: JsonValue): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  // `__proto__` is the one accessor plain objects inherit; every other key is a plain assignment,
+  // which V8 keeps on its fast path (defineProperty on each request key is measurably slower).
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }
 
 /** Normalizes a read selection: keys at every level are field names. */

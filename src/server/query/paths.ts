@@ -47,7 +47,31 @@ export function isReadable(field: FieldDef): boolean {
   return !field.writeOnly && !field.hidden;
 }
 
+/**
+ * Resolved paths by model, by text: a request names the same few paths again and again, and a
+ * resolution depends only on the (immutable) workspace. Only successes are kept; they are read-only.
+ */
+const resolved = new WeakMap<ModelDef, Map<string, ResolvedPath>>();
+const MAX_RESOLVED_PER_MODEL = 1000;
+
 export function resolvePath(
+  ws: Workspace,
+  root: ModelDef,
+  raw: string,
+  options: { lookups: boolean; errorPath: ErrorPath },
+): ResolvedPath {
+  let known = resolved.get(root);
+  if (!known) resolved.set(root, (known = new Map()));
+  const key = options.lookups ? `l:${raw}` : `o:${raw}`;
+  let path = known.get(key);
+  if (!path) {
+    path = resolveUncached(ws, root, raw, options);
+    if (known.size < MAX_RESOLVED_PER_MODEL) known.set(key, path);
+  }
+  return path;
+}
+
+function resolveUncached(
   ws: Workspace,
   root: ModelDef,
   raw: string,

@@ -1,6 +1,7 @@
 /**
  * Field selection (PROTOCOL.md 2.2): turns a retrieve's data keys (or a mutation's `return`) into a
- * tree of what to read at each level: columns, nested references, reverse relations.
+ * tree of what to read at each level: columns, nested references, reverse relations. A Selection is
+ * never changed after it is built (the full selection of a model is shared between requests).
  */
 import type { JsonValue } from '../../shared/protocol.ts';
 import { fail, invalidRequest, type ErrorPath } from '../errors.ts';
@@ -24,12 +25,15 @@ export function buildSelection(
   errorPath: ErrorPath,
   omit: ReadonlySet<string> = new Set(),
 ): Selection {
-  const selection: Selection = { model, columns: [ID_FIELD], refs: [], reverse: [] };
   const entries = keys && Object.keys(keys).length > 0 ? Object.entries(keys) : null;
-  if (!entries) {
-    for (const field of model.fields.values()) if (isReadable(field) && !omit.has(field.name)) selection.columns.push(field);
-    return selection;
+  if (!entries && omit.size === 0) {
+    // The most common selection (every readable field) is the same on every request: built once.
+    let all = fullSelections.get(model);
+    if (!all) fullSelections.set(model, (all = fullSelection(model, omit)));
+    return all;
   }
+  if (!entries) return fullSelection(model, omit);
+  const selection: Selection = { model, columns: [ID_FIELD], refs: [], reverse: [] };
   for (const [name, value] of entries) {
     const path = [...errorPath, name];
     if (omit.has(name) || name === 'id') continue;
@@ -54,6 +58,15 @@ export function buildSelection(
     }
     fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path });
   }
+  return selection;
+}
+
+/** Selections are read-only once built, so the full one of each model is shared. */
+const fullSelections = new WeakMap<ModelDef, Selection>();
+
+function fullSelection(model: ModelDef, omit: ReadonlySet<string>): Selection {
+  const selection: Selection = { model, columns: [ID_FIELD], refs: [], reverse: [] };
+  for (const field of model.fields.values()) if (isReadable(field) && !omit.has(field.name)) selection.columns.push(field);
   return selection;
 }
 

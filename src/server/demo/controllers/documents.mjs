@@ -1,9 +1,11 @@
 // Controllers of the demo `documents` app (WORKSPACE.md): `documents.Folder` `addDocument` and
 // `createFolderWithDocuments`. Plain ESM, like any workspace's controllers module: each exported class
-// is a controller, each `on_<intent>(ctx, args)` an intent, `permissions` its roles per intent.
+// is a controller, each `on_<intent>(ctx, args)` an intent, `permissions` its roles per intent, and
+// `files` the file parts an intent receives from `PUT /jql` ("*": any number, PROTOCOL.md 9.1).
 
 export class Folder {
   static permissions = { addDocument: ['authenticated'], createFolderWithDocuments: ['authenticated'] };
+  static files = { createFolderWithDocuments: ['*'] };
 
   async on_add_document(ctx, args) {
     const { folder, name } = args;
@@ -26,6 +28,16 @@ export class Folder {
       const folder = await ctx.data.create('documents.Folder', { name });
       const created = [];
       for (const doc of documents) created.push(await ctx.data.create('documents.Document', { folder: folder.id, name: doc }));
+      // Each uploaded file part becomes a document named after its file.
+      for (const [part, file] of ctx.files) {
+        created.push(
+          await ctx.data.create(
+            'documents.Document',
+            { folder: folder.id, name: file.name.slice(0, 200) },
+            { sideEffects: { multipartFormUpload: true, fileFieldMapping: { file: part } } },
+          ),
+        );
+      }
       return { payload: { ...folder, documents: created }, message: `Created folder "${name}" with ${created.length} documents` };
     });
   }

@@ -14,8 +14,14 @@ import type { Selection } from '../../query/selection.ts';
 import type { FieldDef } from '../../workspace/types.ts';
 import { compileWhere } from './where.ts';
 
+const selectLists = new WeakMap<Selection, string>();
+
 export function selectList(selection: Selection, alias = 't0'): string {
-  return selection.columns.map((field) => `${alias}.${quote(field.column)}`).join(', ');
+  if (alias !== 't0') return selection.columns.map((field) => `${alias}.${quote(field.column)}`).join(', ');
+  // Selections are immutable, so a shared one (the full selection) builds its column list once.
+  let list = selectLists.get(selection);
+  if (list === undefined) selectLists.set(selection, (list = selection.columns.map((field) => `t0.${quote(field.column)}`).join(', ')));
+  return list;
 }
 
 /** Refuses a selection that reaches into a model the caller may not read, so nothing of it leaks. */

@@ -4,6 +4,7 @@
  */
 import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
 import { fail, jqlError, JqlFailure } from '../../errors.ts';
+import type { UploadedFile } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import { isPlainObject } from '../../query/normalize.ts';
 import type { FieldDef, ModelDef } from '../../workspace/types.ts';
@@ -20,7 +21,17 @@ export interface CheckedValues {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
-export function checkValues(model: ModelDef, data: Record<string, JsonValue>, mode: 'create' | 'update', now: string): CheckedValues {
+/**
+ * `uploads` maps file fields to the ids of files uploaded with this request (`resolveUploads`): the
+ * only way a file field gets a value, so a JSON client can never point a record at a stored file.
+ */
+export function checkValues(
+  model: ModelDef,
+  data: Record<string, JsonValue>,
+  mode: 'create' | 'update',
+  now: string,
+  uploads: ReadonlyMap<string, string> = new Map(),
+): CheckedValues {
   const out: CheckedValues = { columns: new Map(), passwords: new Map(), refs: [] };
   const errors: JqlError[] = [];
   for (const key of Object.keys(data)) {
@@ -36,6 +47,11 @@ export function checkValues(model: ModelDef, data: Record<string, JsonValue>, mo
     if (field.auto) {
       if (given) errors.push(invalid(field, 'is set by the server'));
       else if (mode === 'create' || field.auto === 'update') out.columns.set(field.column, now);
+      continue;
+    }
+    const upload = uploads.get(field.name);
+    if (upload !== undefined) {
+      out.columns.set(field.column, upload);
       continue;
     }
     if (!given) {
@@ -59,6 +75,32 @@ export function checkValues(model: ModelDef, data: Record<string, JsonValue>, mo
   }
   if (errors.length > 0) throw new JqlFailure(errors);
   return out;
+}
+
+/**
+ * The files of a multipart create or update (PROTOCOL.md 9.1): `sideEffects.fileFieldMapping` maps
+ * file fields to parts of the request. Every problem is reported at once as a validation error.
+ */
+export function resolveUploads(
+  model: ModelDef,
+  mapping: Record<string, string> | undefined,
+  parts: ReadonlyMap<string, UploadedFile>,
+  data: Record<string, JsonValue>,
+): Map<string, UploadedFile> {
+  const uploads = new Map<string, UploadedFile>();
+  const errors: JqlError[] = [];
+  for (const [name, part] of Object.entries(mapping ?? {})) {
+    const where = { field: name, path: ['__meta__', 'side_effects', 'file_field_mapping', name] };
+    const field = model.fields.get(name);
+    const file = parts.get(part);
+    if (!field || field.hidden) errors.push(jqlError('validation_error', `fileFieldMapping: ${model.key} has no field "${name}"`, where));
+    else if (field.type !== 'file') errors.push(jqlError('validation_error', `fileFieldMapping: ${name} is a ${field.type} field, not a file field`, where));
+    else if (Object.hasOwn(data, name)) errors.push(jqlError('validation_error', `${name} is given both as a value and as the file part "${part}"`, where));
+    else if (!file) errors.push(jqlError('validation_error', `${name}: the request has no file part "${part}" (named in fileFieldMapping)`, where));
+    else uploads.set(name, file);
+  }
+  if (errors.length > 0) throw new JqlFailure(errors);
+  return uploads;
 }
 
 function invalid(field: FieldDef, problem: string): JqlError {

@@ -4,7 +4,7 @@
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import { hashPassword } from '../../auth/password.ts';
-import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import type { ProcessorOutput, RequestContext, Scopes, UploadedFile } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { quote } from '../../query/paths.ts';
@@ -13,16 +13,18 @@ import type { SqlParam } from '../../db/sql-session.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
 import { checkNestedAccess } from './records.ts';
-import { checkValues, type CheckedValues } from './values.ts';
+import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
 export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(model.permissions, 'create', ctx.user, model.key);
   const writable = { ...data };
   await ctx.state.hooks.run(ctx, model.key, 'before_create', { data: writable });
-  const checked = checkValues(model, writable, 'create', new Date().toISOString());
+  const uploads = resolveUploads(model, meta.fileFieldMapping, ctx.files, writable);
+  const checked = checkValues(model, writable, 'create', new Date().toISOString(), fileIds(uploads));
   guardAdminFields(ctx, model, writable);
   await hashPasswords(checked);
   checkRefs(ctx, checked);
+  for (const file of uploads.values()) ctx.state.files.attach(ctx, file);
   const columns = [...checked.columns.keys()];
   const sql =
     columns.length === 0
@@ -38,10 +40,12 @@ export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedM
   const id = findId(ctx, model, meta, scopes);
   const writable = { ...data };
   await ctx.state.hooks.run(ctx, model.key, 'before_update', { data: writable, record: { id } });
-  const checked = checkValues(model, writable, 'update', new Date().toISOString());
+  const uploads = resolveUploads(model, meta.fileFieldMapping, ctx.files, writable);
+  const checked = checkValues(model, writable, 'update', new Date().toISOString(), fileIds(uploads));
   guardAdminFields(ctx, model, writable);
   await hashPasswords(checked);
   checkRefs(ctx, checked);
+  for (const file of uploads.values()) ctx.state.files.attach(ctx, file);
   if (checked.columns.size > 0) {
     const columns = [...checked.columns.keys()];
     const sql = `UPDATE ${quote(model.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
@@ -93,6 +97,10 @@ function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<str
   for (const name of ['roles', 'is_active']) {
     if (Object.hasOwn(data, name)) fail('forbidden', `Only an admin may set ${name}`, { field: name, path: [name] });
   }
+}
+
+function fileIds(uploads: Map<string, UploadedFile>): Map<string, string> {
+  return new Map([...uploads].map(([field, file]) => [field, file.id]));
 }
 
 async function hashPasswords(checked: CheckedValues): Promise<void> {

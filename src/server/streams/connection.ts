@@ -1,0 +1,238 @@
+/**
+ * One WebSocket of `/jql-streams` (PROTOCOL.md 10): reads the client's messages one at a time, in
+ * order, and writes the server's. It counts the messages handed to the socket that have not been
+ * written out yet: a subscriber more than `maxBehind` behind is closed with 4008 and resumes with
+ * `since`, and replays wait for the count to fall before sending their next batch, so a large replay
+ * never counts as falling behind.
+ *
+ * A presented credential that fails (bad, expired, revoked) does not close the connection: the
+ * client is told once with an error whose id is null, and every subscription answers
+ * `unauthenticated`, the way every HTTP intent does (PROTOCOL.md 4). The credential is checked again
+ * at each heartbeat, so a logout, a revoked session or an expired token also ends the subscriptions
+ * it opened (each gets an `unauthenticated` error).
+ */
+import type { WebSocket } from 'ws';
+import type { ErrorCode } from '../../shared/error-codes.ts';
+import { CLOSE_TOO_FAR_BEHIND, type StreamServerMessage } from '../../shared/streams.ts';
+import type { AuthUser, RequestContext, ServerState } from '../context.ts';
+import { SqlSession } from '../db/sql-session.ts';
+import { JqlFailure } from '../errors.ts';
+import type { StreamHub } from './hub.ts';
+import { MessageError, parseClientMessage, type ParsedSubscribe } from './messages.ts';
+import { openSubscription, type Subscription } from './subscription.ts';
+
+export interface Caller {
+  user: AuthUser | null;
+  /** The presented credential failed. */
+  error?: Error;
+}
+
+export interface ConnectionOptions {
+  /** Messages not yet written out before the connection is closed with 4008. */
+  maxBehind: number;
+  log(error: unknown): void;
+}
+
+const MAX_SUBSCRIPTIONS = 100;
+const REPLAY_BATCH = 200;
+const REPLAY_LOW_WATER = 100;
+
+export class StreamConnection {
+  /** Cleared at each heartbeat, set again by a pong or any message. */
+  alive = true;
+  private readonly socket: WebSocket;
+  private readonly state: ServerState;
+  private readonly hub: StreamHub;
+  private caller: Promise<Caller>;
+  private readonly identify: () => Promise<Caller>;
+  private rechecking = false;
+  private readonly options: ConnectionOptions;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly replayLowWater: number;
+  private readonly replayBatch: number;
+  private outstanding = 0;
+  private waiters: Array<() => void> = [];
+  private queue: Promise<void>;
+  private closed = false;
+
+  constructor(socket: WebSocket, state: ServerState, hub: StreamHub, identify: () => Promise<Caller>, options: ConnectionOptions) {
+    this.socket = socket;
+    this.state = state;
+    this.hub = hub;
+    this.identify = identify;
+    const caller = identify();
+    this.caller = caller;
+    this.options = options;
+    this.replayLowWater = Math.min(REPLAY_LOW_WATER, Math.floor(options.maxBehind / 2));
+    this.replayBatch = Math.max(1, Math.min(REPLAY_BATCH, options.maxBehind - this.replayLowWater));
+    this.queue = caller.then((who) => {
+      if (who.error) this.error(null, 'unauthenticated', who.error.message);
+    });
+  }
+
+  /** A text frame's content, or null for a binary frame. Handled after the messages before it. */
+  receive(text: string | null): void {
+    this.alive = true;
+    this.queue = this.queue.then(() => this.handle(text)).catch((error: unknown) => this.options.log(error));
+  }
+
+  heartbeat(): void {
+    if (!this.alive) {
+      this.socket.terminate();
+      return;
+    }
+    this.alive = false;
+    this.socket.ping();
+    void this.recheck();
+  }
+
+  /** The socket closed: its subscriptions stop. */
+  shutdown(): void {
+    this.closed = true;
+    for (const subscription of this.subscriptions.values()) this.hub.remove(subscription);
+    this.subscriptions.clear();
+    this.wake(true);
+  }
+
+  /** A signed-in caller whose credential stopped working loses its subscriptions. */
+  private async recheck(): Promise<void> {
+    if (this.rechecking || this.closed) return;
+    this.rechecking = true;
+    try {
+      const before = await this.caller;
+      if (before.error || before.user === null) return;
+      const now = await this.identify();
+      if (!now.error && now.user?.id === before.user.id) return;
+      const message = now.error?.message ?? 'The credential no longer identifies the user who subscribed';
+      this.caller = Promise.resolve({ user: null, error: now.error ?? new Error(message) });
+      // In the message order: a subscribe being handled now is ended too.
+      this.queue = this.queue
+        .then(() => {
+          for (const subscription of this.subscriptions.values()) {
+            this.hub.remove(subscription);
+            this.error(subscription.id, 'unauthenticated', message);
+          }
+          this.subscriptions.clear();
+        })
+        .catch((error: unknown) => this.options.log(error));
+    } catch (error) {
+      this.options.log(error);
+    } finally {
+      this.rechecking = false;
+    }
+  }
+
+  private async handle(text: string | null): Promise<void> {
+    if (this.closed) return;
+    if (text === null) return this.error(null, 'invalid_request', 'Messages are JSON in text frames');
+    let message;
+    try {
+      message = parseClientMessage(text);
+    } catch (error) {
+      if (error instanceof MessageError) return this.error(error.id, error.code, error.message);
+      throw error;
+    }
+    switch (message.type) {
+      case 'ping':
+        return this.send({ type: 'pong' });
+      case 'unsubscribe':
+        return this.unsubscribe(message.id);
+      case 'subscribe':
+        return this.subscribe(message);
+    }
+  }
+
+  private async subscribe(request: ParsedSubscribe): Promise<void> {
+    const { id } = request;
+    if (this.subscriptions.has(id)) return this.error(id, 'invalid_request', `Subscription "${id}" already exists on this connection`);
+    if (this.subscriptions.size >= MAX_SUBSCRIPTIONS) return this.error(id, 'invalid_request', `A connection holds at most ${MAX_SUBSCRIPTIONS} subscriptions`);
+    const caller = await this.caller;
+    if (caller.error) return this.error(id, 'unauthenticated', caller.error.message);
+    let subscription: Subscription;
+    try {
+      subscription = openSubscription(this.contextFor(caller.user), request, (message) => this.send(message));
+    } catch (error) {
+      if (!(error instanceof JqlFailure)) throw error;
+      const [first] = error.errors;
+      return this.error(id, first?.code ?? 'invalid_request', first?.message ?? 'The subscription was refused');
+    }
+    let replay = false;
+    // Under the gate no write is half-done: `seq` is the latest committed event, and going live (or
+    // setting the replay's start) happens before any later event can be fanned out.
+    await this.state.gate.run(() => {
+      if (this.closed) return;
+      const latest = this.hub.latest();
+      const since = request.since;
+      const truncated = since !== undefined && this.hub.lostAfter(since);
+      this.send(truncated ? { type: 'subscribed', id, seq: latest, truncated: true } : { type: 'subscribed', id, seq: latest });
+      this.subscriptions.set(id, subscription);
+      if (since === undefined || since >= latest) {
+        this.hub.goLive(subscription);
+      } else {
+        subscription.cursor = since;
+        replay = true;
+      }
+    });
+    if (replay) void this.replay(subscription);
+  }
+
+  private async replay(subscription: Subscription): Promise<void> {
+    try {
+      while (!subscription.closed && !subscription.live) {
+        await this.drained();
+        if (subscription.closed) return;
+        await this.state.gate.run(() => {
+          if (!subscription.closed) this.hub.replay(subscription, this.replayBatch);
+        });
+      }
+    } catch (error) {
+      if (this.closed) return;
+      this.options.log(error);
+      this.error(subscription.id, 'internal_error', 'The replay failed; subscribe again with since');
+    }
+  }
+
+  private unsubscribe(id: string): void {
+    const subscription = this.subscriptions.get(id);
+    if (!subscription) return this.error(id, 'invalid_request', `No subscription "${id}" on this connection`);
+    this.hub.remove(subscription);
+    this.subscriptions.delete(id);
+    this.send({ type: 'unsubscribed', id });
+  }
+
+  private send(message: StreamServerMessage): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    this.outstanding += 1;
+    this.socket.send(JSON.stringify(message), () => {
+      this.outstanding -= 1;
+      this.wake(false);
+    });
+    if (this.outstanding > this.options.maxBehind) {
+      this.shutdown();
+      this.socket.close(CLOSE_TOO_FAR_BEHIND, `More than ${this.options.maxBehind} messages behind; resume with since`);
+    }
+  }
+
+  private error(id: string | null, code: ErrorCode, message: string): void {
+    this.send({ type: 'error', id, error: { code, message } });
+  }
+
+  /** Resolves once few enough messages wait to be written (or the connection closed). */
+  private drained(): Promise<void> {
+    if (this.closed || this.outstanding <= this.replayLowWater) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private wake(all: boolean): void {
+    if (this.waiters.length === 0 || (!all && this.outstanding > this.replayLowWater)) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** The subscriber as a request context: its permissions and scopes serialize every record. */
+  private contextFor(user: AuthUser | null): RequestContext {
+    const { state } = this;
+    return { state, sql: new SqlSession(state.statements, false), user, credential: {}, cookies: [], files: new Map() };
+  }
+}

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../testing/fixture.ts';
+import { ADMIN, ADMIN_ENV, item, writeStreamsWorkspace } from '../testing/streams-workspace.ts';
+
+let t: TestApp;
+let admin: string;
+beforeAll(async () => {
+  t = await testApp({ workspace: writeStreamsWorkspace({ maxStreamEvents: 5 }), env: ADMIN_ENV });
+  admin = await t.login(ADMIN.username, ADMIN.password);
+});
+afterAll(() => t.close());
+
+interface Row {
+  seq: number;
+  namespace: string;
+  schema: string;
+  event: string;
+  record_id: number | null;
+  payload: string;
+}
+const rows = (): Row[] => t.state.db.prepare('SELECT seq, namespace, schema, event, record_id, payload FROM jql_events ORDER BY seq').all() as Row[];
+const last = (): Row => rows().at(-1) as Row;
+
+describe('the event log', () => {
+  it('appends one row per committed mutation with a snapshot of the readable columns', async () => {
+    const created = (await t.post(item('create', { name: 'lamp', price: 12, secret: 'hush' }))).body.__payload__;
+    const row = last();
+    expect(row).toMatchObject({ namespace: 'shop.Item', schema: 'model', event: 'created', record_id: created.id });
+    expect(JSON.parse(row.payload)).toEqual({ row: { id: created.id, name: 'lamp', price: 12, blurb: null, category: null, unique_code: null } });
+    expect(row.payload).not.toContain('hush');
+  });
+
+  it('keeps the row as it was before a delete', async () => {
+    const { id } = (await t.post(item('create', { name: 'doomed', price: 1 }))).body.__payload__;
+    await t.post(item('delete', {}, { uniqueObject: { id } }));
+    expect(last()).toMatchObject({ event: 'deleted', record_id: id });
+    expect(JSON.parse(last().payload).row).toMatchObject({ id, name: 'doomed', price: 1 });
+    expect(t.state.db.prepare('SELECT count(*) AS n FROM temp.jql_deleted_rows').get()).toEqual({ n: 0 });
+    const doc = (await t.post({ __meta__: { namespace: 'chat.Message', schema: 'nosql', intent: 'create' }, text: 'bye' }, { token: admin })).body.__payload__;
+    await t.post({ __meta__: { namespace: 'chat.Message', schema: 'nosql', intent: 'delete', uniqueObject: { id: doc.id } } }, { token: admin });
+    expect(last()).toMatchObject({ namespace: 'chat.Message', schema: 'nosql', event: 'deleted', record_id: doc.id });
+    expect(JSON.parse(JSON.parse(last().payload).row.body)).toEqual({ text: 'bye' });
+  });
+
+  it('leaves nothing for rolled-back writes', async () => {
+    const before = last().seq;
+    await t.post(item('create', { name: 'unique', unique_code: 'U' }));
+    await t.post({ __root_meta__: { atomic: true }, a: item('create', { name: 'undone' }), b: item('create', { name: 'dup', unique_code: 'U' }) });
+    await t.post({ __meta__: { namespace: 'shop.Tools', schema: 'controller', intent: 'fail' }, name: 'ghost' });
+    await t.post(item('create', { name: 'dup again', unique_code: 'U' }));
+    expect(rows().filter((r) => r.seq > before).map((r) => JSON.parse(r.payload).row.name)).toEqual(['unique']);
+  });
+
+  it('keeps only the last maxStreamEvents rows', async () => {
+    for (let i = 0; i < 8; i++) await t.post(item('create', { name: `n${i}` }));
+    const kept = rows();
+    expect(kept).toHaveLength(5);
+    expect(kept.map((r) => JSON.parse(r.payload).row.name)).toEqual(['n3', 'n4', 'n5', 'n6', 'n7']);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * Record views of a model's events. The filter and row scope compile exactly as a query's do
+ * (compileWhere), then run against the event's snapshot row, put in place of the model's table as a
+ * one-row CTE: references the filter traverses are joined from their tables as usual. The record is
+ * serialized by the model processor's own `toRecords`, so nested selections, file URLs and the
+ * subscriber's access to nested models behave as in a retrieve.
+ */
+import type { JsonValue } from '../../shared/protocol.ts';
+import type { RequestContext, Scopes } from '../context.ts';
+import type { Row, SqlParam } from '../db/sql-session.ts';
+import { checkNestedAccess, toRecords } from '../processors/model/records.ts';
+import { compileWhere } from '../processors/model/where.ts';
+import { JoinSet } from '../query/joins.ts';
+import { mapKeys, snakePath, snakeSelection } from '../query/normalize.ts';
+import { quote } from '../query/paths.ts';
+import { buildSelection } from '../query/selection.ts';
+import type { FieldDef, ModelDef } from '../workspace/types.ts';
+import { snapshotFields, sqlValueOf } from './snapshot.ts';
+import { SNAPSHOT, type RecordView, type ViewInput } from './views.ts';
+
+export function modelView(ctx: RequestContext, model: ModelDef, scopes: Scopes, input: ViewInput): RecordView {
+  const selection = buildSelection(ctx.state.ws, model, input.fields ? snakeSelection(input.fields) : null, ['fields']);
+  checkNestedAccess(ctx, selection, ['fields']);
+  const filter = input.filter ? mapKeys(input.filter, snakePath) : undefined;
+  const columns = snapshotFields(model);
+  const match = compileMatch(ctx, model, columns, filter, scopes);
+  return {
+    render(event) {
+      const snapshot = event.row;
+      if (!snapshot) return null;
+      if (match) {
+        const params: SqlParam[] = [...columns.map((field) => sqlValueOf(snapshot[field.column])), ...match.params];
+        if (!ctx.sql.get(match.sql, params)) return null;
+      }
+      if (event.event === 'deleted') return { id: event.recordId };
+      const row: Row = {};
+      for (const field of columns) row[field.column] = sqlValueOf(snapshot[field.column]);
+      return (toRecords(ctx, selection, [row])[0] as JsonValue | undefined) ?? null;
+    },
+  };
+}
+
+/** `WITH jql_snapshot(cols) AS (SELECT ?, ...) SELECT 1 FROM jql_snapshot AS t0 [joins] WHERE ...`; null when nothing restricts. */
+function compileMatch(
+  ctx: RequestContext,
+  model: ModelDef,
+  columns: FieldDef[],
+  filter: Record<string, JsonValue> | undefined,
+  scopes: Scopes,
+): { sql: string; params: SqlParam[] } | null {
+  const joins = new JoinSet(model);
+  const where = compileWhere(ctx.state.ws, model, { filter, scopes }, joins);
+  if (where.sql === '') return null;
+  const from = joins.from();
+  const root = `FROM ${quote(model.table)} AS t0`;
+  if (!from.startsWith(root)) throw new Error(`Unexpected FROM clause for ${model.key}`);
+  const names = columns.map((field) => quote(field.column)).join(', ');
+  const slots = columns.map(() => '?').join(', ');
+  const sql = `WITH ${SNAPSHOT}(${names}) AS (SELECT ${slots}) SELECT 1 AS hit FROM ${SNAPSHOT} AS t0${from.slice(root.length)} ${where.sql} LIMIT 1`;
+  return { sql, params: where.params };
+}

@@ -1,0 +1,71 @@
+/**
+ * One subscription of one connection: resolves the namespace and the caller's access when it is
+ * made (PROTOCOL.md 5: the same rules as a retrieve), then decides event by event what this
+ * subscriber receives. Custom events a controller emits carry a record the server cannot check
+ * against a filter or a row scope, so they go only to subscriptions that asked for every event and
+ * read the namespace without filter or scope.
+ */
+import type { EventMessage, StreamEventKind } from '../../shared/streams.ts';
+import type { RequestContext } from '../context.ts';
+import { fail } from '../errors.ts';
+import type { LoggedEvent } from './event-log.ts';
+import type { ParsedSubscribe } from './messages.ts';
+import { modelView } from './model-view.ts';
+import { nosqlView } from './nosql-view.ts';
+import type { RecordView } from './views.ts';
+
+export class Subscription {
+  readonly id: string;
+  readonly namespace: string;
+  readonly schema: 'model' | 'nosql';
+  /** Events up to this sequence number have been delivered or skipped. */
+  cursor = 0;
+  /** Caught up: the hub hands it new events as they commit. */
+  live = false;
+  closed = false;
+  private readonly events: Set<StreamEventKind> | null;
+  private readonly view: RecordView;
+  private readonly takesCustom: boolean;
+  private readonly send: (message: EventMessage) => void;
+
+  constructor(request: ParsedSubscribe, view: RecordView, takesCustom: boolean, send: (message: EventMessage) => void) {
+    this.id = request.id;
+    this.namespace = request.namespace;
+    this.schema = request.schema;
+    this.events = request.events;
+    this.view = view;
+    this.takesCustom = takesCustom && request.events === null;
+    this.send = send;
+  }
+
+  /** Sends the event when it is this subscription's and its record is one the subscriber may read. */
+  deliver(event: LoggedEvent): void {
+    if (this.closed || event.namespace !== this.namespace || event.schema !== this.schema) return;
+    let record;
+    if (event.custom) {
+      if (!this.takesCustom) return;
+      record = event.custom.record;
+    } else {
+      if (this.events && !this.events.has(event.event as StreamEventKind)) return;
+      record = this.view.render(event);
+      if (record === null) return;
+    }
+    this.send({ type: 'event', subscription: this.id, event: event.event, namespace: event.namespace, seq: event.seq, at: event.at, record });
+  }
+}
+
+/** Checks the caller may read the namespace and builds its view; throws a coded JqlFailure otherwise. */
+export function openSubscription(ctx: RequestContext, request: ParsedSubscribe, send: (message: EventMessage) => void): Subscription {
+  const { ws, access } = ctx.state;
+  const unrestricted = (scopes: unknown) => scopes === null && (request.filter === undefined || Object.keys(request.filter).length === 0);
+  if (request.schema === 'nosql') {
+    const collection = ws.collections.get(request.namespace);
+    if (!collection) return fail('unknown_namespace', `No collection "${request.namespace}"`);
+    const scopes = access.check(collection.permissions, 'retrieve', ctx.user, collection.key);
+    return new Subscription(request, nosqlView(ctx, collection, scopes, request), unrestricted(scopes), send);
+  }
+  const model = ws.models.get(request.namespace);
+  if (!model) return fail('unknown_namespace', `No model "${request.namespace}"`);
+  const scopes = access.check(model.permissions, 'retrieve', ctx.user, model.key);
+  return new Subscription(request, modelView(ctx, model, scopes, request), unrestricted(scopes), send);
+}
