@@ -29,6 +29,8 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
   const { limit, offset, notices } = paging(ctx, meta);
   let output: ProcessorOutput;
   let models: Iterable<string>;
+  // Signed URLs expire: an answer holding protected files is never served from the cache.
+  let cacheable = true;
   if (meta.groupBy) {
     output = groupBy(ctx, model, meta, scopes, limit, offset);
     models = [model.key];
@@ -46,12 +48,13 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
     const records = toRecords(ctx, selection, rows);
     output = { payload: records, extras: { filtered, display: records.length } };
     models = modelsOf(selection);
+    cacheable = !readsProtectedFiles(selection);
   }
   const extras: Extras = { ...output.extras, limit, offset };
   if (meta.draw !== undefined) extras.draw = meta.draw;
   if (notices.length > 0) extras.notices = notices;
   if (cacheKey) {
-    ctx.state.cache.set(cacheKey, models, { payload: output.payload, extras });
+    if (cacheable) ctx.state.cache.set(cacheKey, models, { payload: output.payload, extras });
     extras.cached = false;
   }
   return { payload: output.payload, extras };
@@ -110,6 +113,14 @@ function paging(ctx: RequestContext, meta: ParsedMeta): { limit: number; offset:
     limit = maxLimit;
   }
   return { limit, offset: meta.offset ?? 0, notices };
+}
+
+function readsProtectedFiles(selection: Selection): boolean {
+  return (
+    selection.columns.some((field) => field.type === 'file' && field.protected) ||
+    selection.refs.some((ref) => readsProtectedFiles(ref.selection)) ||
+    selection.reverse.some((rev) => readsProtectedFiles(rev.selection))
+  );
 }
 
 function cacheKeyOf(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): string {
