@@ -1,0 +1,141 @@
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { historyHandlers } from './handlers.ts';
+import { likePattern, migrate, SqliteHistoryStore } from './sqlite-history-store.ts';
+import type { NewHistoryRun } from './types.ts';
+import { HistoryInputError, parseHistoryQuery, parseNewRun, parseRunId } from './validate.ts';
+
+const run = (at: number, extra: Partial<NewHistoryRun> = {}): NewHistoryRun => ({
+  connectionId: 'embedded',
+  connectionName: 'Embedded',
+  document: `{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve"}, "n": ${at}}`,
+  status: 200,
+  timeMs: 12.5,
+  size: 400,
+  summary: 'retrieve · 3 records',
+  at,
+  ...extra,
+});
+
+const open: Database.Database[] = [];
+function store(retention = 1000) {
+  const db = new Database(':memory:');
+  open.push(db);
+  let n = 0;
+  return new SqliteHistoryStore(db, { retention, newId: () => `id${++n}` });
+}
+
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+describe('SqliteHistoryStore', () => {
+  it('adds runs and lists them newest first, ties in insertion order', () => {
+    const history = store();
+    const first = history.add(run(1000));
+    history.add(run(3000));
+    history.add(run(2000));
+    history.add(run(2000, { summary: 'later' }));
+    expect(first).toEqual({ id: 'id1', ...run(1000) });
+    expect(history.list().map((r) => [r.at, r.summary])).toEqual([
+      [3000, 'retrieve · 3 records'],
+      [2000, 'later'],
+      [2000, 'retrieve · 3 records'],
+      [1000, 'retrieve · 3 records'],
+    ]);
+    expect(history.count()).toBe(4);
+    expect(history.get('id1')).toEqual(first);
+    expect(history.get('none')).toBeNull();
+  });
+
+  it('searches every word across document, summary and connection name', () => {
+    const history = store();
+    history.add(run(1, { document: '{"__meta__": {"namespace": "chat.Message"}}', summary: 'retrieve · 1 record' }));
+    history.add(run(2, { connectionId: 'prod', connectionName: 'Production', status: 422, summary: 'validation_error: title is required' }));
+    history.add(run(3, { status: 0, summary: 'no answer: timeout', document: 'odd 100%_done' }));
+    const ats = (q: Parameters<typeof history.list>[0]) => history.list(q).map((r) => r.at);
+    expect(ats({ text: 'CHAT' })).toEqual([1]);
+    expect(ats({ text: 'ticket required' })).toEqual([2]);
+    expect(ats({ text: 'production' })).toEqual([2]);
+    expect(ats({ connectionId: 'embedded' })).toEqual([3, 1]);
+    expect(ats({ outcome: 'error' })).toEqual([3, 2]);
+    expect(ats({ outcome: 'ok' })).toEqual([1]);
+    // % and _ are literal, not wildcards.
+    expect(ats({ text: '100%_' })).toEqual([3]);
+    expect(ats({ text: '%' })).toEqual([3]);
+    expect(ats({ text: 'retrieve', limit: 1, offset: 1 })).toEqual([1]);
+  });
+
+  it('keeps only the newest runs up to the retention limit', () => {
+    const history = store(3);
+    for (const at of [10, 50, 20, 40, 30]) history.add(run(at));
+    expect(history.list().map((r) => r.at)).toEqual([50, 40, 30]);
+  });
+
+  it('deletes and clears', () => {
+    const history = store();
+    const a = history.add(run(1));
+    history.add(run(2));
+    history.delete(a.id);
+    expect(history.count()).toBe(1);
+    history.clear();
+    expect(history.count()).toBe(0);
+  });
+
+  it('records migrations once and reopens a file without redoing them', () => {
+    const db = new Database(':memory:');
+    open.push(db);
+    new SqliteHistoryStore(db).add(run(1));
+    expect(migrate(db)).toBe(1);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM history_migrations').get()).toEqual({ n: 1 });
+    expect(new SqliteHistoryStore(db).count()).toBe(1);
+  });
+
+  it('opens a file and refuses a bad retention', () => {
+    const history = SqliteHistoryStore.open(':memory:', { retention: 2 });
+    history.add(run(1));
+    expect(history.count()).toBe(1);
+    history.close();
+    expect(() => store(0)).toThrow('positive integer');
+  });
+
+  it('escapes LIKE patterns', () => {
+    expect(likePattern('a%b_c\\')).toBe('%a\\%b\\_c\\\\%');
+  });
+});
+
+describe('history IPC input', () => {
+  it('accepts a well-formed run and query', () => {
+    expect(parseNewRun(run(5))).toEqual(run(5));
+    expect(parseHistoryQuery({ text: 'x', connectionId: 'c', outcome: 'ok', limit: 5000, offset: 2 })).toEqual({ text: 'x', connectionId: 'c', outcome: 'ok', limit: 1000, offset: 2 });
+    expect(parseHistoryQuery(undefined)).toEqual({});
+    expect(parseRunId('id1')).toBe('id1');
+  });
+
+  it('rejects anything else', () => {
+    expect(() => parseNewRun(null)).toThrow(HistoryInputError);
+    expect(() => parseNewRun({ ...run(1), status: '200' })).toThrow('status must be an integer ≥ 0');
+    expect(() => parseNewRun({ ...run(1), timeMs: Number.NaN })).toThrow('timeMs');
+    expect(() => parseNewRun({ ...run(1), summary: 'x'.repeat(2000) })).toThrow('longer than');
+    expect(() => parseNewRun({ ...run(1), document: 7 })).toThrow('document must be a string');
+    expect(() => parseHistoryQuery({ outcome: 'maybe' })).toThrow('outcome');
+    expect(() => parseHistoryQuery({ limit: -1 })).toThrow('limit');
+    expect(() => parseHistoryQuery('text')).toThrow();
+    expect(() => parseRunId('')).toThrow();
+    expect(() => parseRunId({})).toThrow();
+  });
+
+  it('wires handlers that validate before touching the store', () => {
+    const history = store();
+    const handlers = historyHandlers(history);
+    const added = handlers.add(run(1));
+    expect(handlers.list({ text: 'ticket' })).toEqual([added]);
+    expect(handlers.get(added.id)).toEqual(added);
+    expect(handlers.count()).toBe(1);
+    expect(() => handlers.add({ bogus: true })).toThrow(HistoryInputError);
+    expect(() => handlers.delete(5)).toThrow(HistoryInputError);
+    handlers.delete(added.id);
+    handlers.clear();
+    expect(handlers.count()).toBe(0);
+  });
+});

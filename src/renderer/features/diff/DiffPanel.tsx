@@ -1,0 +1,72 @@
+/**
+ * Diff (issue 6): runs the same document on two connections (embedded vs a deployment, or one server
+ * as two users) and shows what differs: records by id (added, removed, changed field by field),
+ * `__extras__`, errors and timing side by side. The app supplies how one side is run.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import styles from './diff.module.css';
+import { CompareTable, ErrorsSideBySide, SectionView } from './DiffSections.tsx';
+import { countChanges, runDiff, type DiffSide } from './result-diff.ts';
+
+export interface DiffPanelProps {
+  connections: Array<{ id: string; name: string }>;
+  /** The document to run on both sides (the active editor tab's text). */
+  document: string;
+  /** Runs the document on one connection; `sideFromBody` / `sideFromFailure` build the result. */
+  run: (connectionId: string, document: string) => Promise<DiffSide>;
+  initialLeft?: string;
+  initialRight?: string;
+}
+
+export function DiffPanel({ connections, document, run, initialLeft, initialRight }: DiffPanelProps) {
+  const [leftId, setLeftId] = useState(initialLeft ?? connections[0]?.id ?? '');
+  const [rightId, setRightId] = useState(initialRight ?? connections[1]?.id ?? connections[0]?.id ?? '');
+  const nameOf = (id: string) => connections.find((c) => c.id === id)?.name ?? id;
+  const diff = useMutation({
+    mutationKey: ['diff', 'run'],
+    mutationFn: () => runDiff(run, document, { id: leftId, label: nameOf(leftId) }, { id: rightId, label: nameOf(rightId) }),
+  });
+  const result = diff.data;
+  const counts = result ? countChanges(result) : null;
+
+  const picker = (label: string, value: string, set: (id: string) => void) => (
+    <select className={styles.select} aria-label={label} value={value} onChange={(e) => set(e.target.value)}>
+      {connections.map((c) => (
+        <option key={c.id} value={c.id}>
+          {c.name}
+        </option>
+      ))}
+    </select>
+  );
+
+  return (
+    <section className={styles.panel} aria-label="Diff">
+      <div className={styles.row}>
+        {picker('Left connection', leftId, setLeftId)}
+        <span>vs</span>
+        {picker('Right connection', rightId, setRightId)}
+        <button type="button" className={styles.button} disabled={diff.isPending || !leftId || !rightId || document.trim() === ''} onClick={() => diff.mutate()}>
+          {diff.isPending ? 'Running…' : 'Run on both'}
+        </button>
+        {leftId === rightId && <span className={styles.hint}>Both sides use the same connection.</span>}
+      </div>
+      {connections.length < 2 && <p className={styles.hint}>Add a second connection (another server, or the same one signed in as another user) to compare.</p>}
+      {diff.isError && <p className={styles.error}>{(diff.error as Error).message}</p>}
+      {result && counts && (
+        <>
+          <p className={result.same ? styles.same : styles.title} role="status">
+            {result.same
+              ? 'Both answers are the same (timing aside).'
+              : `${counts.added} added · ${counts.removed} removed · ${counts.changed} changed · ${counts.unchanged} unchanged${result.left.status !== result.right.status ? ` · status ${result.left.status} vs ${result.right.status}` : ''}`}
+          </p>
+          <CompareTable rows={result.timing} left={result.left.label} right={result.right.label} label="Timing" />
+          <ErrorsSideBySide left={result.requestErrors.left} right={result.requestErrors.right} />
+          {result.sections.map((section) => (
+            <SectionView key={section.name ?? ''} section={section} left={result.left.label} right={result.right.label} />
+          ))}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+/**
+ * What the app records after each run: the lead calls `historyRunFrom` with the run's outcome and
+ * hands the result to `HistoryStore.add`, then invalidates `historyKeys.all` so an open panel updates.
+ */
+import type { ResultView } from '../../response/result-view.ts';
+import type { NewHistoryRun } from './history-types.ts';
+import { summarizeFailure, summarizeView } from './summarize-run.ts';
+
+export type RunOutcome =
+  | { kind: 'answered'; status: number; timeMs: number; size: number; view: ResultView }
+  | { kind: 'failed'; message: string; timeMs?: number };
+
+export function historyRunFrom(connection: { id: string; name: string }, document: string, outcome: RunOutcome, at: number): NewHistoryRun {
+  const base = { connectionId: connection.id, connectionName: connection.name, document, at };
+  if (outcome.kind === 'failed') return { ...base, status: 0, timeMs: Math.round(outcome.timeMs ?? 0), size: 0, summary: summarizeFailure(outcome.message) };
+  return { ...base, status: outcome.status, timeMs: Math.round(outcome.timeMs), size: outcome.size, summary: summarizeView(outcome.view) };
+}
+
+/** TanStack Query keys of the history panel (`[area, name, params]`, STYLE.md example 8). */
+export const historyKeys = {
+  all: ['history'] as const,
+  list: (params: { text: string; connectionId: string | null; outcome: 'ok' | 'error' | null }) => ['history', 'list', params] as const,
+};

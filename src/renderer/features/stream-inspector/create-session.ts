@@ -1,0 +1,18 @@
+/**
+ * A StreamSession for one connection in browser mode: a WebSocket to `{base}/jql-streams`, with the
+ * token read at each (re)connect so a sign-in between two attempts is picked up. In Electron the
+ * lead may pass another `connect` (a socket carried through main) to the StreamSession directly.
+ */
+import { browserSocketConnector, streamUrl, type WebSocketLike } from './stream-socket.ts';
+import { StreamSession, type StreamSessionOptions } from './stream-session.ts';
+
+export interface BrowserSessionOptions extends Omit<StreamSessionOptions, 'connect'> {
+  baseUrl: string;
+  /** The bearer token now, or null (session cookie or anonymous). */
+  getToken: () => string | null;
+  makeSocket?: (url: string) => WebSocketLike;
+}
+
+export function createStreamSession({ baseUrl, getToken, makeSocket, ...options }: BrowserSessionOptions): StreamSession {
+  return new StreamSession({ ...options, connect: () => browserSocketConnector(streamUrl(baseUrl, getToken()), makeSocket)() });
+}

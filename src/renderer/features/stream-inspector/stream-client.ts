@@ -1,0 +1,326 @@
+/**
+ * A `/jql-streams` client (PROTOCOL.md 10) over the StreamSocket interface: several subscriptions
+ * on one socket, heartbeats, reconnection with backoff, and lossless resume: each subscription
+ * remembers the last sequence number it covered and re-subscribes with `since` after a break, drops
+ * duplicates, flags replayed events, and says in a gap marker whether anything can have been missed.
+ * Framework-free; the panel listens through `on`.
+ */
+import { DEFAULT_RETENTION, FELL_BEHIND_CODE, judgeResume, refusedResume, type GapMarker } from './gap-marker.ts';
+import { parseServerMessage, type ClientMessage, type EventMessage, type SubscriptionSpec } from './stream-messages.ts';
+import type { ConnectStreamSocket, StreamSocket } from './stream-socket.ts';
+
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'closed';
+
+export interface SubscriptionState {
+  id: string;
+  spec: SubscriptionSpec;
+  status: 'pending' | 'active' | 'error';
+  /** The highest seq this subscription has covered (null until the server first answers). */
+  cursor: number | null;
+  received: number;
+  duplicates: number;
+  error: { code: string; message: string } | null;
+}
+
+export type StreamNotice =
+  | { type: 'event'; event: EventMessage; replayed: boolean }
+  | { type: 'gap'; marker: GapMarker }
+  | { type: 'connection'; state: ConnectionState; detail: string | null }
+  | { type: 'subscriptions' }
+  | { type: 'error'; subscription: string | null; error: { code: string; message: string } };
+
+export interface StreamClientOptions {
+  connect: ConnectStreamSocket;
+  now?: () => number;
+  /** How many events the server retains (default 10,000), to judge a resume. */
+  retention?: number;
+  pingIntervalMs?: number;
+  /** Silence beyond one ping interval plus this means the peer is gone. */
+  pongTimeoutMs?: number;
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+}
+
+interface Subscription extends SubscriptionState {
+  /** Set while a break is being repaired: the `since` to send. */
+  resumeFrom: number | null;
+  /** Events up to this seq are replays of the log, not live ones. */
+  replayUntil: number | null;
+  /** The user asked to start from an earlier seq: replay without a gap marker. */
+  initialSince: number | null;
+}
+
+export const HEARTBEAT_CLOSE_CODE = 4000;
+
+export class StreamClient {
+  private readonly opts: Required<Omit<StreamClientOptions, 'connect'>> & Pick<StreamClientOptions, 'connect'>;
+  private readonly subs = new Map<string, Subscription>();
+  private readonly listeners = new Set<(notice: StreamNotice) => void>();
+  private socket: StreamSocket | null = null;
+  private stateValue: ConnectionState = 'idle';
+  private detailValue: string | null = null;
+  private stopped = true;
+  private attempts = 0;
+  private nextId = 1;
+  private lastCloseCode: number | null = null;
+  private lastMessageAt = 0;
+  private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  private heartbeat: ReturnType<typeof setInterval> | null = null;
+
+  constructor(options: StreamClientOptions) {
+    this.opts = {
+      now: () => Date.now(),
+      retention: DEFAULT_RETENTION,
+      pingIntervalMs: 25_000,
+      pongTimeoutMs: 10_000,
+      backoffInitialMs: 500,
+      backoffMaxMs: 30_000,
+      ...options,
+    };
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  get detail(): string | null {
+    return this.detailValue;
+  }
+
+  subscriptions(): SubscriptionState[] {
+    return [...this.subs.values()].map(({ id, spec, status, cursor, received, duplicates, error }) => ({ id, spec, status, cursor, received, duplicates, error }));
+  }
+
+  on(listener: (notice: StreamNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Connects (and keeps reconnecting) until stop(). Subscriptions made before are sent on open. */
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.attempts = 0;
+    void this.connectNow();
+  }
+
+  /** Closes the socket; subscriptions stay, and start() later resumes them from their cursors. */
+  stop(): void {
+    this.stopped = true;
+    this.clearTimers();
+    const socket = this.socket;
+    if (socket) {
+      this.detach();
+      this.suspendSubscriptions();
+      socket.close(1000, 'closed by the console');
+    }
+    this.setState('closed', null);
+  }
+
+  /** Skips the backoff wait. */
+  reconnectNow(): void {
+    if (this.stopped || this.stateValue !== 'waiting') return;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    void this.connectNow();
+  }
+
+  subscribe(spec: SubscriptionSpec, options: { since?: number } = {}): string {
+    while (this.subs.has(`s${this.nextId}`)) this.nextId++;
+    const id = `s${this.nextId++}`;
+    const since = options.since ?? null;
+    this.subs.set(id, { id, spec, status: 'pending', cursor: since, received: 0, duplicates: 0, error: null, resumeFrom: null, replayUntil: null, initialSince: since });
+    this.sendSubscribe(this.subs.get(id)!);
+    this.emit({ type: 'subscriptions' });
+    return id;
+  }
+
+  unsubscribe(id: string): void {
+    if (!this.subs.delete(id)) return;
+    this.send({ type: 'unsubscribe', id });
+    this.emit({ type: 'subscriptions' });
+  }
+
+  /** Re-sends a subscription the server refused (for instance after signing in). */
+  retry(id: string): void {
+    const sub = this.subs.get(id);
+    if (!sub || sub.status !== 'error') return;
+    sub.status = 'pending';
+    sub.error = null;
+    sub.resumeFrom = sub.cursor;
+    this.sendSubscribe(sub);
+    this.emit({ type: 'subscriptions' });
+  }
+
+  private emit(notice: StreamNotice): void {
+    for (const listener of [...this.listeners]) listener(notice);
+  }
+
+  private setState(state: ConnectionState, detail: string | null): void {
+    if (state === this.stateValue && detail === this.detailValue) return;
+    this.stateValue = state;
+    this.detailValue = detail;
+    this.emit({ type: 'connection', state, detail });
+  }
+
+  private send(message: ClientMessage): void {
+    if (this.socket && this.stateValue === 'open') this.socket.send(JSON.stringify(message));
+  }
+
+  private sendSubscribe(sub: Subscription): void {
+    const since = sub.resumeFrom ?? sub.initialSince;
+    this.send({ type: 'subscribe', id: sub.id, ...sub.spec, ...(since !== null ? { since } : {}) });
+  }
+
+  private async connectNow(): Promise<void> {
+    this.setState('connecting', this.attempts > 0 ? `attempt ${this.attempts + 1}` : null);
+    let socket: StreamSocket;
+    try {
+      socket = await this.opts.connect();
+    } catch (err) {
+      if (!this.stopped) this.scheduleReconnect((err as Error).message);
+      return;
+    }
+    if (this.stopped) {
+      socket.close(1000, 'closed by the console');
+      return;
+    }
+    this.socket = socket;
+    this.lastMessageAt = this.opts.now();
+    socket.onMessage((data) => {
+      if (this.socket === socket) this.handleMessage(data);
+    });
+    socket.onClose((code, reason) => {
+      if (this.socket === socket) this.handleClose(code, reason);
+    });
+    this.attempts = 0;
+    // Subscribe before telling listeners, so one that subscribes on "open" is not sent twice.
+    this.stateValue = 'open';
+    this.detailValue = null;
+    for (const sub of this.subs.values()) if (sub.status === 'pending') this.sendSubscribe(sub);
+    this.startHeartbeat();
+    this.emit({ type: 'connection', state: 'open', detail: null });
+  }
+
+  private handleMessage(data: string): void {
+    this.lastMessageAt = this.opts.now();
+    const message = parseServerMessage(data);
+    if (!message) return;
+    switch (message.type) {
+      case 'subscribed':
+        return this.onSubscribed(message.id, message.seq);
+      case 'event':
+        return this.onEvent(message);
+      case 'error':
+        return this.onError(message.id, message.error);
+      case 'unsubscribed':
+      case 'pong':
+        return;
+    }
+  }
+
+  private onSubscribed(id: string, latest: number): void {
+    const sub = this.subs.get(id);
+    if (!sub) return;
+    sub.status = 'active';
+    if (sub.resumeFrom !== null) {
+      this.emit({ type: 'gap', marker: judgeResume(id, sub.resumeFrom, latest, this.opts.retention, this.lastCloseCode) });
+      sub.replayUntil = latest;
+      sub.resumeFrom = null;
+    } else if (sub.initialSince !== null && sub.cursor === sub.initialSince) {
+      sub.replayUntil = latest;
+    } else if (sub.cursor === null) {
+      // A fresh subscription starts at the server's latest event: nothing before it is ours.
+      sub.cursor = latest;
+    }
+    this.emit({ type: 'subscriptions' });
+  }
+
+  private onEvent(message: EventMessage): void {
+    const sub = this.subs.get(message.subscription);
+    if (!sub) return;
+    if (sub.cursor !== null && message.seq <= sub.cursor) {
+      // Already seen before the break (a replay overlapping what arrived live).
+      sub.duplicates++;
+      return;
+    }
+    sub.cursor = message.seq;
+    sub.received++;
+    const replayed = sub.replayUntil !== null && message.seq <= sub.replayUntil;
+    this.emit({ type: 'event', event: message, replayed });
+  }
+
+  private onError(id: string | null, error: { code: string; message: string }): void {
+    const sub = id ? this.subs.get(id) : undefined;
+    if (sub) {
+      if (sub.resumeFrom !== null) {
+        this.emit({ type: 'gap', marker: refusedResume(sub.id, sub.resumeFrom, error.message, this.lastCloseCode) });
+        sub.resumeFrom = null;
+      }
+      sub.status = 'error';
+      sub.error = error;
+      this.emit({ type: 'subscriptions' });
+    }
+    this.emit({ type: 'error', subscription: sub ? sub.id : null, error });
+  }
+
+  private handleClose(code: number, reason: string): void {
+    this.detach();
+    this.lastCloseCode = code;
+    this.suspendSubscriptions();
+    if (this.stopped) {
+      this.setState('closed', null);
+      return;
+    }
+    const why = code === FELL_BEHIND_CODE ? 'the console fell behind (4008)' : `closed (${code}${reason ? `: ${reason}` : ''})`;
+    this.scheduleReconnect(why, code === FELL_BEHIND_CODE ? 0 : undefined);
+  }
+
+  /** After a break: each subscription will resume from what it covered; one never acknowledged starts over. */
+  private suspendSubscriptions(): void {
+    for (const sub of this.subs.values()) {
+      if (sub.status === 'error') continue;
+      if (sub.cursor !== null) sub.resumeFrom = sub.cursor;
+      sub.status = 'pending';
+      sub.replayUntil = null;
+    }
+    this.emit({ type: 'subscriptions' });
+  }
+
+  private detach(): void {
+    this.socket = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  private scheduleReconnect(why: string, delayMs?: number): void {
+    const delay = delayMs ?? Math.min(this.opts.backoffMaxMs, this.opts.backoffInitialMs * 2 ** this.attempts);
+    this.attempts++;
+    this.setState('waiting', delay > 0 ? `${why}; reconnecting in ${Math.ceil(delay / 1000)} s` : `${why}; reconnecting`);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
+      if (!this.stopped) void this.connectNow();
+    }, delay);
+  }
+
+  private startHeartbeat(): void {
+    this.heartbeat = setInterval(() => {
+      const socket = this.socket;
+      if (!socket) return;
+      if (this.opts.now() - this.lastMessageAt > this.opts.pingIntervalMs + this.opts.pongTimeoutMs) {
+        // A dead peer may never deliver a close event: give up on the socket now.
+        this.handleClose(HEARTBEAT_CLOSE_CODE, 'no answer to ping');
+        socket.close(HEARTBEAT_CLOSE_CODE, 'no answer to ping');
+        return;
+      }
+      this.send({ type: 'ping' });
+    }, this.opts.pingIntervalMs);
+  }
+
+  private clearTimers(): void {
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * The one socket shape the stream client needs, so it runs over a browser WebSocket, over whatever
+ * main offers in Electron, or over a fake in tests. `connect` resolves once the socket is open.
+ */
+export interface StreamSocket {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onMessage(listener: (data: string) => void): void;
+  onClose(listener: (code: number, reason: string) => void): void;
+}
+
+export type ConnectStreamSocket = () => Promise<StreamSocket>;
+
+/** `{base}/jql-streams` over ws(s), with `?token=` because a browser WebSocket cannot set headers. */
+export function streamUrl(baseUrl: string, token: string | null): string {
+  const url = new URL(`${baseUrl.trim().replace(/\/+$/, '')}/jql-streams`);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
+  if (token) url.searchParams.set('token', token);
+  return url.toString();
+}
+
+/** The members of WebSocket used here; tests pass a fake class. */
+export interface WebSocketLike {
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: 'open' | 'error', listener: () => void): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;
+}
+
+export function browserSocketConnector(url: string, make: (url: string) => WebSocketLike = (u) => new WebSocket(u)): ConnectStreamSocket {
+  return () =>
+    new Promise<StreamSocket>((resolve, reject) => {
+      const ws = make(url);
+      let opened = false;
+      const messageListeners: Array<(data: string) => void> = [];
+      const closeListeners: Array<(code: number, reason: string) => void> = [];
+      ws.addEventListener('message', (event) => {
+        if (typeof event.data === 'string') for (const l of messageListeners) l(event.data);
+      });
+      ws.addEventListener('close', (event) => {
+        if (!opened) reject(new Error(`Could not open ${url.replace(/token=[^&]*/, 'token=…')} (close code ${event.code}).`));
+        for (const l of closeListeners) l(event.code, event.reason);
+      });
+      ws.addEventListener('open', () => {
+        opened = true;
+        resolve({
+          send: (data) => ws.send(data),
+          close: (code, reason) => ws.close(code, reason),
+          onMessage: (l) => void messageListeners.push(l),
+          onClose: (l) => void closeListeners.push(l),
+        });
+      });
+    });
+}

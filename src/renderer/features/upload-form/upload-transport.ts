@@ -1,0 +1,115 @@
+/**
+ * How the upload form sends a multipart request, apart from the app's JSON transport because it
+ * needs upload progress and cancel. The browser implementation uses XMLHttpRequest (fetch reports no
+ * upload progress); in Electron the lead maps this interface onto whatever carries uploads to a
+ * remote server through main.
+ */
+import type { UploadPart } from './build-upload.ts';
+
+export interface UploadRequest {
+  url: string;
+  headers: Record<string, string>;
+  /** Send cookies cross-origin (session authentication). */
+  withCredentials: boolean;
+  parts: UploadPart[];
+}
+
+export interface UploadProgress {
+  loaded: number;
+  /** Null when the total is not known. */
+  total: number | null;
+}
+
+export interface UploadResponse {
+  status: number;
+  statusText: string;
+  body: ArrayBuffer;
+  timeMs: number;
+}
+
+export interface UploadTransport {
+  upload(request: UploadRequest, options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal }): Promise<UploadResponse>;
+}
+
+/** The user pressed cancel. */
+export class UploadCancelledError extends Error {
+  override readonly name = 'UploadCancelledError';
+  constructor() {
+    super('The upload was cancelled.');
+  }
+}
+
+export class UploadNetworkError extends Error {
+  override readonly name = 'UploadNetworkError';
+}
+
+export function toFormData(parts: UploadPart[]): FormData {
+  const form = new FormData();
+  for (const part of parts) {
+    if (part.kind === 'field') form.append(part.name, part.value);
+    else form.append(part.name, part.file, part.file.name);
+  }
+  return form;
+}
+
+/** The members of XMLHttpRequest this transport uses; tests pass a fake. */
+export interface XhrLike {
+  open(method: string, url: string): void;
+  setRequestHeader(name: string, value: string): void;
+  send(body: FormData): void;
+  abort(): void;
+  withCredentials: boolean;
+  responseType: XMLHttpRequestResponseType;
+  readonly status: number;
+  readonly statusText: string;
+  readonly response: unknown;
+  upload: { onprogress: ((event: ProgressEvent) => void) | null };
+  onload: ((event: ProgressEvent) => void) | null;
+  onerror: ((event: ProgressEvent) => void) | null;
+  onabort: ((event: ProgressEvent) => void) | null;
+  ontimeout: ((event: ProgressEvent) => void) | null;
+}
+
+export function createXhrUploadTransport(makeXhr: () => XhrLike = () => new XMLHttpRequest(), now: () => number = () => performance.now()): UploadTransport {
+  return {
+    upload(request, { onProgress, signal } = {}) {
+      return new Promise<UploadResponse>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(new UploadCancelledError());
+          return;
+        }
+        const xhr = makeXhr();
+        const started = now();
+        const onAbortSignal = () => xhr.abort();
+        const done = () => signal?.removeEventListener('abort', onAbortSignal);
+        xhr.open('PUT', request.url);
+        xhr.responseType = 'arraybuffer';
+        xhr.withCredentials = request.withCredentials;
+        // The browser writes the multipart Content-Type with its boundary; never set it by hand.
+        for (const [name, value] of Object.entries(request.headers)) {
+          if (name.toLowerCase() !== 'content-type') xhr.setRequestHeader(name, value);
+        }
+        xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+        xhr.onload = () => {
+          done();
+          const body = xhr.response instanceof ArrayBuffer ? xhr.response : new ArrayBuffer(0);
+          resolve({ status: xhr.status, statusText: xhr.statusText, body, timeMs: now() - started });
+        };
+        xhr.onerror = () => {
+          done();
+          reject(new UploadNetworkError(`Could not reach ${request.url}.`));
+        };
+        xhr.ontimeout = () => {
+          done();
+          reject(new UploadNetworkError(`No answer from ${request.url}.`));
+        };
+        xhr.onabort = () => {
+          done();
+          reject(new UploadCancelledError());
+        };
+        signal?.addEventListener('abort', onAbortSignal);
+        xhr.send(toFormData(request.parts));
+      });
+    },
+  };
+}
