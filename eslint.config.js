@@ -1,5 +1,6 @@
 // Lint rules, including the layer map: which src/ folder may import which (STYLE.md). The map is
 // data here, the way VS Code keeps its layers in its lint config, so a wrong import fails `npm test`.
+import { existsSync, readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
 
 const layer = (files, forbidden) => ({
@@ -19,6 +20,35 @@ const notServer = { group: ['**/server/**'], message: 'The renderer and shared c
 const notMain = { group: ['**/main/**', '**/preload/**'], message: 'Only Electron code imports main/preload.' };
 const notElectron = { group: ['electron', 'electron/*'], message: 'Only src/main and src/preload use electron.' };
 const notNode = { group: ['node:*', 'better-sqlite3', 'fastify', '@fastify/*', 'ws'], message: 'Browser code cannot use Node modules.' };
+
+/** One entry per folder of src/renderer/features: the map is read from the file system. */
+function featureIsolation() {
+  const root = 'src/renderer/features';
+  const features = existsSync(root) ? readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+  return features.map((feature) => ({
+    files: [`${root}/${feature}/**`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            notServer,
+            notMain,
+            notElectron,
+            notNode,
+            { group: ['**/app/**', '../../app', '../../app/**'], message: 'Features never import app/: app/ composes them.' },
+            ...features
+              .filter((other) => other !== feature)
+              .map((other) => ({
+                group: [`**/features/${other}`, `**/features/${other}/**`, `../${other}`, `../${other}/**`],
+                message: `Features never import each other (${feature} -> ${other}); move shared code to state/, transport/, response/, monaco/ or components/.`,
+              })),
+          ],
+        },
+      ],
+    },
+  }));
+}
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'docs/**'] },
@@ -58,4 +88,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [notServer, notMain, notElectron, notNode] }],
     },
   },
+  // Renderer: a feature never imports another feature, nor app/ (which composes the features);
+  // shared code lives in state/, transport/, response/, monaco/ and components/ (STYLE.md).
+  ...featureIsolation(),
 );

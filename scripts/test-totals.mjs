@@ -14,7 +14,7 @@ if (existsSync(vitest)) {
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
 
-const e2e = 'reports/e2e.json';
+const e2e = 'reports/playwright.json';
 if (existsSync(e2e)) {
   const report = JSON.parse(readFileSync(e2e, 'utf8'));
   passed += report.stats?.expected ?? 0;

@@ -5,7 +5,8 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type Bindings, type ChildLoggerOptions, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
 import { JqlFailure, jqlError } from './errors.ts';
 import { registerJsonParser } from './http/json-body.ts';
@@ -14,6 +15,7 @@ import { loggableUrl, registerFileRoute } from './http/file-route.ts';
 import { registerJqlPutRoute } from './http/jql-put-route.ts';
 import { registerRateLimit } from './http/rate-limit.ts';
 import { createState, type StateOptions } from './state.ts';
+import { serveConsole } from './web/serve-console.ts';
 import { registerStreamRoute, type StreamOptions } from './streams/route.ts';
 
 export interface AppOptions extends StateOptions {
@@ -33,6 +35,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const state = await createState(options);
   const app = Fastify({
     logger: loggerOptions(options.logger),
+    childLoggerFactory: requestLoggers(),
     bodyLimit: state.ws.limits.maxBodyBytes,
   });
   app.addHook('onClose', () => {
@@ -55,9 +58,19 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.get(`${state.basePath}/healthz`, async () => ({ status: 'ok', version: state.version }));
   registerRateLimit(app, state.ws.limits.requestsPerMinute, [`${state.basePath}/jql`]);
   registerJqlRoute(app, state);
+  // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
+  await serveConsole(app, {
+    basePath: state.basePath,
+    rootDir: fileURLToPath(new URL('../../out/renderer', import.meta.url)),
+    config: () => ({ basePath: state.basePath, version: state.version, ...(state.localAdminToken ? { localAdminToken: state.localAdminToken } : {}) }),
+  });
   // After the JSON parser (which removes every content-type parser registered before it) and after
-  // the error handler, so the PUT route uses it.
-  await registerJqlPutRoute(app, state);
+  // the error handler, so the PUT route uses it. The multipart plugin lives in a scope of its own: its
+  // async hooks then run only for PUT /jql, not on every POST /jql, where they cost about as much as
+  // reading a record. POST /jql still refuses a multipart body (no parser: unsupported_media_type).
+  await app.register(async (scope) => {
+    await registerJqlPutRoute(scope, state);
+  });
   registerFileRoute(app, state);
   // A subscribe message is small; 1 MiB leaves room for large filters.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
@@ -77,6 +90,21 @@ function loggerOptions(logger: AppOptions['logger']) {
     serializers: {
       req: (req: { method?: string; url?: string }) => ({ method: req.method, url: loggableUrl(req.url ?? '') }),
     },
+  };
+}
+
+/**
+ * Fastify makes a child logger per request to bind its id to the request logs. Those logs are at
+ * `info`; when the level is above it (`serve` logs at `warn`) no request log is written, and one
+ * shared child serves every request instead of a new one each time (measurable on small reads).
+ */
+function requestLoggers() {
+  const shared = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
+  return (logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger => {
+    if (logger.isLevelEnabled('info') || opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
+    let child = shared.get(logger);
+    if (!child) shared.set(logger, (child = logger.child({}, opts)));
+    return child;
   };
 }
 

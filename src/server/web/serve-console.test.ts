@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_CSP, serveConsole } from './serve-console.ts';
+import { BROWSER_CSP, isLoopbackHost, serveConsole } from './serve-console.ts';
 
 function builtRenderer(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jql-renderer-'));
@@ -35,9 +35,17 @@ describe('serveConsole', () => {
 
   it('answers the configuration, uncached', async () => {
     const server = await app(builtRenderer(), 'tok');
-    const res = await server.inject({ method: 'GET', url: '/console-config.json' });
+    const res = await server.inject({ method: 'GET', url: '/console-config.json', headers: { host: '127.0.0.1:8787' } });
     expect(res.json()).toEqual({ basePath: '/api', version: '9.9.9', localAdminToken: 'tok' });
     expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('gives the local admin token only to pages on a loopback name', async () => {
+    const server = await app(builtRenderer(), 'tok');
+    const rebound = await server.inject({ method: 'GET', url: '/console-config.json', headers: { host: 'evil.example:8787' } });
+    expect(rebound.json()).toEqual({ basePath: '/api', version: '9.9.9' });
+    for (const host of ['localhost:1', '127.0.0.1', '[::1]:8787', '127.1.2.3:9']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of [undefined, '', 'example.com', '127.0.0.1.evil.example', '[::2]:1', '10.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
   });
 
   it('says to build when the renderer is missing', async () => {

@@ -43,10 +43,22 @@ const NOT_BUILT_PAGE = `<!doctype html>
 in the project folder, then reload this page.</p>
 </body></html>`;
 
+/** `127.0.0.1:8787`, `localhost`, `[::1]:8787`: a Host header that names this machine's loopback. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return name === 'localhost' || name === '[::1]' || /^127(\.\d{1,3}){3}$/.test(name);
+}
+
 export async function serveConsole(app: FastifyInstance, opts: ServeConsoleOptions): Promise<void> {
-  app.get('/console-config.json', async (_request, reply) => {
-    // The configuration may hold the local admin's token: never cached, never framed.
-    return reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff').send(opts.config());
+  app.get('/console-config.json', async (request, reply) => {
+    const config = opts.config();
+    // The local admin's token goes only to a page loaded from a loopback name: a DNS-rebinding
+    // page (evil.example resolving to 127.0.0.1) sends its own Host and gets no token.
+    const { localAdminToken, ...rest } = config;
+    const body: ConsoleConfig = localAdminToken && isLoopbackHost(request.headers.host) ? { ...rest, localAdminToken } : rest;
+    // Never cached: it may hold a token.
+    return reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff').send(body);
   });
 
   if (!existsSync(join(opts.rootDir, 'index.html'))) {

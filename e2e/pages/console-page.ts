@@ -1,0 +1,155 @@
+/**
+ * Selectors and user-level actions of the console's main screen. Specs say what a person does
+ * ("run the query", "open the SQL view"); how to find it on the page lives only here, including
+ * the few Monaco class names (suggest widget, squiggles) that have no role to select by.
+ */
+import { expect, type Locator, type Page } from '@playwright/test';
+import type { BrowserGlobals } from './browser-globals.ts';
+
+export class ConsolePage {
+  readonly page: Page;
+
+  constructor(page: Page) {
+    this.page = page;
+  }
+
+  // Sidebar
+  get sidebar(): Locator {
+    return this.page.getByRole('navigation', { name: 'Connections' });
+  }
+  connection(name: string): Locator {
+    return this.sidebar.getByRole('listitem', { name });
+  }
+  /** The connection's main button: a click points the current tab at it. */
+  connectionButton(name: string): Locator {
+    return this.connection(name).getByRole('button').first();
+  }
+  connectionUser(name: string): Locator {
+    return this.connection(name).getByTestId('connection-user');
+  }
+  get addConnectionButton(): Locator {
+    return this.sidebar.getByRole('button', { name: 'Add connection' });
+  }
+  get connectionDialog(): Locator {
+    return this.page.getByTestId('connection-form');
+  }
+  get signInDialog(): Locator {
+    return this.page.getByTestId('sign-in-form');
+  }
+
+  // Editor
+  get editor(): Locator {
+    return this.page.getByTestId('query-editor');
+  }
+  get editorText(): Locator {
+    return this.editor.locator('.view-lines');
+  }
+  get editorTabs(): Locator {
+    return this.page.getByTestId('editor-tab');
+  }
+  get newTabButton(): Locator {
+    return this.page.getByRole('button', { name: 'New tab' });
+  }
+  get runButton(): Locator {
+    return this.page.getByRole('button', { name: /^Run/ });
+  }
+  get connectionSelect(): Locator {
+    return this.page.getByLabel('Connection of this tab');
+  }
+  get queryInfoLevel(): Locator {
+    return this.page.getByLabel('query_info_level');
+  }
+  get schemaState(): Locator {
+    return this.page.getByTestId('schema-state');
+  }
+  get suggestions(): Locator {
+    return this.editor.locator('.suggest-widget.visible .monaco-list-row');
+  }
+  suggestion(label: string): Locator {
+    return this.suggestions.filter({ hasText: new RegExp(`^\\s*${label}`) }).first();
+  }
+  get errorSquiggles(): Locator {
+    return this.editor.locator('.squiggly-error');
+  }
+  get hover(): Locator {
+    return this.page.locator('.monaco-hover:not(.hidden)');
+  }
+
+  // Response
+  get status(): Locator {
+    return this.page.getByTestId('response-status');
+  }
+  view(name: 'Table' | 'JSON' | 'Errors' | 'SQL' | 'Raw'): Locator {
+    return this.page.getByRole('tablist', { name: 'Response views' }).getByRole('tab', { name: new RegExp(`^${name}`) });
+  }
+  get subqueryTabs(): Locator {
+    return this.page.getByRole('tablist', { name: 'Subqueries' }).getByRole('tab');
+  }
+  subquery(name: string): Locator {
+    return this.page.getByRole('tablist', { name: 'Subqueries' }).getByRole('tab', { name: new RegExp(`^${name}`) });
+  }
+  get extras(): Locator {
+    return this.page.getByTestId('extras-summary');
+  }
+  get table(): Locator {
+    return this.page.getByTestId('payload-table');
+  }
+  get tableRows(): Locator {
+    return this.table.getByRole('rowgroup').getByRole('row');
+  }
+  columnHeader(name: string): Locator {
+    return this.table.getByRole('columnheader', { name, exact: true });
+  }
+  get jsonTree(): Locator {
+    return this.page.getByTestId('json-tree');
+  }
+  get errorsList(): Locator {
+    return this.page.getByTestId('errors-list');
+  }
+  get sqlStatements(): Locator {
+    return this.page.getByTestId('sql-statement');
+  }
+
+  /** Opens the console and waits until the embedded connection is up and the editor is ready. */
+  async open(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.connection('Embedded server').getByTestId('connection-status')).toContainText(/v\d/);
+    await expect(this.editor.locator('.monaco-editor')).toBeVisible();
+  }
+
+  /**
+   * Replaces the editor's document as a paste does. (Typed text would be auto-indented and get
+   * auto-closed brackets; a synthetic paste event needs no clipboard permission.)
+   */
+  async setQuery(query: string | object): Promise<void> {
+    const text = typeof query === 'string' ? query : JSON.stringify(query, null, 2);
+    await this.editor.locator('.view-lines').click();
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.evaluate((pasted) => {
+      const w = globalThis as unknown as BrowserGlobals;
+      const data = new w.DataTransfer();
+      data.setData('text/plain', pasted);
+      w.document.activeElement?.dispatchEvent(new w.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, text);
+  }
+
+  /** Puts the caret right after the first occurrence of `snippet`, with the editor's find. */
+  async caretAfter(snippet: string): Promise<void> {
+    await this.page.keyboard.press('ControlOrMeta+F');
+    await this.page.keyboard.insertText(snippet);
+    await this.page.keyboard.press('Escape');
+    await this.page.keyboard.press('ArrowRight');
+  }
+
+  /** Runs with the keyboard shortcut and waits for the response's status. */
+  async run(): Promise<void> {
+    await this.editor.locator('.view-lines').click();
+    await this.page.keyboard.press('ControlOrMeta+Enter');
+    await expect(this.status).toBeVisible();
+  }
+
+  /** The document as the editor shows it (Monaco renders spaces as non-breaking). */
+  async editorContent(): Promise<string> {
+    return (await this.editorText.innerText()).replace(/\u00a0/g, ' ');
+  }
+}

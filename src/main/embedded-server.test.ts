@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import type { EmbeddedServerStatus } from '../shared/bridge.ts';
+import { dataDirFor, EmbeddedServer, type StartServerFn } from './embedded-server.ts';
+
+function setup(start: StartServerFn) {
+  const statuses: EmbeddedServerStatus[] = [];
+  const server = new EmbeddedServer({ start, userDataDir: '/u', onStatus: (s) => statuses.push(s) });
+  return { server, statuses };
+}
+
+describe('EmbeddedServer', () => {
+  it('starts the demo on 127.0.0.1 with a free port, as local admin, and reports it', async () => {
+    const close = vi.fn(async () => {});
+    const start = vi.fn<StartServerFn>(async () => ({ url: 'http://127.0.0.1:4567', close, localAdminToken: 'tok' }));
+    const { server, statuses } = setup(start);
+    const status = await server.open(null);
+    expect(start).toHaveBeenCalledWith({ dataDir: join('/u', 'servers', 'demo'), host: '127.0.0.1', port: 0, localAdmin: true });
+    expect(statuses).toEqual([
+      { state: 'starting', workspace: null },
+      { state: 'running', url: 'http://127.0.0.1:4567', workspace: null, localAdminToken: 'tok' },
+    ]);
+    expect(status).toEqual(statuses[1]);
+  });
+
+  it('stops the old server before starting the next, one at a time', async () => {
+    const events: string[] = [];
+    let n = 0;
+    const start: StartServerFn = async (o) => {
+      const id = ++n;
+      events.push(`start ${id} ${o.workspace ?? 'demo'}`);
+      await new Promise((r) => setTimeout(r, 5));
+      return { url: `http://127.0.0.1:${id}`, close: async () => void events.push(`close ${id}`) };
+    };
+    const { server } = setup(start);
+    const a = server.open('/ws/a.json');
+    const b = server.open('/ws/b.json');
+    await Promise.all([a, b]);
+    await server.stop();
+    expect(events).toEqual(['start 1 /ws/a.json', 'close 1', 'start 2 /ws/b.json', 'close 2']);
+  });
+
+  it('reports a failure with the server message and keeps working after it', async () => {
+    let fail = true;
+    const start: StartServerFn = async () => {
+      if (fail) throw new Error('tickets.Ticket.title: type changed from string to integer');
+      return { url: 'http://127.0.0.1:1', close: async () => {} };
+    };
+    const { server } = setup(start);
+    expect(await server.open('/ws/bad.json')).toEqual({ state: 'failed', workspace: '/ws/bad.json', message: 'tickets.Ticket.title: type changed from string to integer' });
+    fail = false;
+    expect((await server.open(null)).state).toBe('running');
+  });
+
+  it('gives each workspace its own data directory', () => {
+    expect(dataDirFor('/u', '/a.json')).not.toBe(dataDirFor('/u', '/b.json'));
+    expect(dataDirFor('/u', '/a.json')).toBe(dataDirFor('/u', '/a.json'));
+    expect(dataDirFor('/u', null)).toBe(join('/u', 'servers', 'demo'));
+  });
+});

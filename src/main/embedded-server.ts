@@ -1,0 +1,91 @@
+/**
+ * The embedded JQL server's lifecycle: start it on 127.0.0.1 with a free port for a workspace (the
+ * demo when none), swap it when the user opens another workspace, stop it when the app quits.
+ * Operations are serialized, so a quick second "Open Workspace" never runs two servers on one
+ * database; every change is reported through onStatus (main forwards it to the window).
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import type { EmbeddedServerStatus } from '../shared/bridge.ts';
+
+export interface StartedServer {
+  url: string;
+  close(): Promise<void>;
+  localAdminToken?: string;
+}
+
+export interface EmbeddedStartOptions {
+  workspace?: string;
+  dataDir: string;
+  host: string;
+  port: number;
+  localAdmin: boolean;
+}
+
+export type StartServerFn = (options: EmbeddedStartOptions) => Promise<StartedServer>;
+
+/** One data directory per workspace, so opening another workspace never migrates this one's tables. */
+export function dataDirFor(userDataDir: string, workspace: string | null): string {
+  if (!workspace) return join(userDataDir, 'servers', 'demo');
+  const digest = createHash('sha256').update(workspace).digest('hex').slice(0, 16);
+  return join(userDataDir, 'servers', digest);
+}
+
+export class EmbeddedServer {
+  private running: StartedServer | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private current: EmbeddedServerStatus = { state: 'starting', workspace: null };
+
+  private deps: { start: StartServerFn; userDataDir: string; onStatus: (status: EmbeddedServerStatus) => void };
+
+  constructor(deps: { start: StartServerFn; userDataDir: string; onStatus: (status: EmbeddedServerStatus) => void }) {
+    this.deps = deps;
+  }
+
+  get status(): EmbeddedServerStatus {
+    return this.current;
+  }
+
+  /** Stops the running server (if any) and starts one for `workspace`; resolves with the outcome. */
+  open(workspace: string | null): Promise<EmbeddedServerStatus> {
+    return this.enqueue(async () => {
+      await this.closeRunning();
+      this.report({ state: 'starting', workspace });
+      try {
+        const server = await this.deps.start({
+          ...(workspace ? { workspace } : {}),
+          dataDir: dataDirFor(this.deps.userDataDir, workspace),
+          host: '127.0.0.1',
+          port: 0,
+          localAdmin: true,
+        });
+        this.running = server;
+        this.report({ state: 'running', url: server.url, workspace, ...(server.localAdminToken ? { localAdminToken: server.localAdminToken } : {}) });
+      } catch (err) {
+        this.report({ state: 'failed', workspace, message: (err as Error).message || String(err) });
+      }
+      return this.current;
+    });
+  }
+
+  stop(): Promise<void> {
+    return this.enqueue(() => this.closeRunning());
+  }
+
+  private async closeRunning(): Promise<void> {
+    const server = this.running;
+    this.running = null;
+    if (server) await server.close().catch(() => undefined);
+  }
+
+  private report(status: EmbeddedServerStatus): void {
+    this.current = status;
+    this.deps.onStatus(status);
+  }
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(task, task);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

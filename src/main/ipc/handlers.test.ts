@@ -1,0 +1,39 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fileHandlers } from './file-handlers.ts';
+import { workspaceHandlers } from './workspace-handlers.ts';
+
+describe('fileHandlers', () => {
+  it('saves to the path the user picks, under a safe suggested name', async () => {
+    const chooseSavePath = vi.fn(async () => '/home/u/out.json');
+    const writeFile = vi.fn(async () => {});
+    const handlers = fileHandlers({ chooseSavePath, writeFile, openExternal: vi.fn() });
+    await expect(handlers['file:save']({ suggestedName: '../x.json', data: 'body' })).resolves.toEqual({ saved: true, path: '/home/u/out.json' });
+    expect(chooseSavePath).toHaveBeenCalledWith('x.json');
+    expect(writeFile).toHaveBeenCalledWith('/home/u/out.json', 'body');
+  });
+
+  it('writes nothing when the dialog is cancelled', async () => {
+    const writeFile = vi.fn();
+    const handlers = fileHandlers({ chooseSavePath: async () => null, writeFile, openExternal: vi.fn() });
+    await expect(handlers['file:save']({ suggestedName: 'x', data: 'b' })).resolves.toEqual({ saved: false });
+    expect(writeFile).not.toHaveBeenCalled();
+  });
+
+  it('opens only web links outside', async () => {
+    const openExternal = vi.fn(async () => {});
+    const handlers = fileHandlers({ chooseSavePath: vi.fn(), writeFile: vi.fn(), openExternal });
+    await expect(handlers['shell:open-external']('https://example.com')).resolves.toBe(true);
+    await expect(handlers['shell:open-external']('file:///bin/sh')).resolves.toBe(false);
+    expect(openExternal).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('workspaceHandlers', () => {
+  it('opens only workspaces that main put in the recent list', async () => {
+    const openWorkspace = vi.fn(async () => {});
+    const handlers = workspaceHandlers({ openWorkspaceDialog: vi.fn(), openWorkspace, recent: () => ['/ws/a.json'] });
+    await handlers['workspace:open-recent']('/ws/a.json');
+    expect(openWorkspace).toHaveBeenCalledWith('/ws/a.json');
+    await expect(handlers['workspace:open-recent']('/etc/passwd')).rejects.toThrow(/not in the recent list/);
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNELS } from '../../shared/bridge.ts';
+import { createAppUrlMatcher } from '../app-url.ts';
+import { registerIpcHandlers, type Handlers, type IpcMainLike } from './register.ts';
+import { isTrustedSender, type SenderInfo } from './sender.ts';
+import { InvalidArgumentsError, safeFileName, validators } from './validators.ts';
+
+type Listener = (event: SenderInfo, ...args: unknown[]) => unknown;
+
+function fakeIpc() {
+  const handlers = new Map<string, Listener>();
+  const ipc: IpcMainLike = { handle: (c, l) => void handlers.set(c, l), removeHandler: (c) => void handlers.delete(c) };
+  return { ipc, handlers };
+}
+
+const appFrame: SenderInfo = { senderFrame: { url: 'app://console/index.html', parent: null } };
+
+function allHandlers(): Handlers {
+  return {
+    'app:get-info': vi.fn(() => ({ appVersion: '1', platform: 'linux', embedded: { state: 'starting' as const, workspace: null }, recentWorkspaces: [] })),
+    'http:request': vi.fn(async () => ({ status: 200, statusText: 'OK', headers: {}, body: new Uint8Array(), timeMs: 1 })),
+    'secrets:get': vi.fn(async () => 'value'),
+    'secrets:set': vi.fn(async () => {}),
+    'secrets:delete': vi.fn(async () => {}),
+    'file:save': vi.fn(async () => ({ saved: false as const })),
+    'shell:open-external': vi.fn(async () => true),
+    'workspace:open': vi.fn(async () => {}),
+    'workspace:open-recent': vi.fn(async () => {}),
+  };
+}
+
+function setup() {
+  const { ipc, handlers } = fakeIpc();
+  const impl = allHandlers();
+  const unregister = registerIpcHandlers(ipc, { isTrusted: (e) => isTrustedSender(e, createAppUrlMatcher()), validators, handlers: impl });
+  const call = (channel: string, event: SenderInfo, ...args: unknown[]) => Promise.resolve(handlers.get(channel)!(event, ...args));
+  return { handlers, impl, call, unregister };
+}
+
+describe('registerIpcHandlers', () => {
+  it('registers exactly the channels of the shared map, and removes them', () => {
+    const { handlers, unregister } = setup();
+    expect([...handlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
+    unregister();
+    expect(handlers.size).toBe(0);
+  });
+
+  it('answers the console window', async () => {
+    const { call, impl } = setup();
+    await expect(call('secrets:get', appFrame, 'token:conn-1')).resolves.toBe('value');
+    expect(impl['secrets:get']).toHaveBeenCalledWith('token:conn-1');
+  });
+
+  it('refuses other senders: other pages, subframes, no frame', async () => {
+    const { call, impl } = setup();
+    const others: SenderInfo[] = [
+      { senderFrame: { url: 'https://evil.example/', parent: null } },
+      { senderFrame: { url: 'app://console/index.html', parent: {} } },
+      { senderFrame: { url: 'file:///tmp/x.html', parent: null } },
+      { senderFrame: null },
+    ];
+    for (const event of others) await expect(call('secrets:get', event, 'token:a')).rejects.toThrow(/not the console window/);
+    expect(impl['secrets:get']).not.toHaveBeenCalled();
+  });
+
+  it('refuses ill-typed arguments before the handler runs', async () => {
+    const { call, impl } = setup();
+    await expect(call('secrets:set', appFrame, 'token:a', { not: 'string' })).rejects.toThrow(InvalidArgumentsError);
+    await expect(call('app:get-info', appFrame, 'extra')).rejects.toThrow(InvalidArgumentsError);
+    await expect(call('http:request', appFrame, { url: 'file:///etc/passwd' })).rejects.toThrow();
+    await expect(call('file:save', appFrame, { suggestedName: 'x', data: 42 })).rejects.toThrow(InvalidArgumentsError);
+    expect(impl['secrets:set']).not.toHaveBeenCalled();
+    expect(impl['http:request']).not.toHaveBeenCalled();
+  });
+});
+
+describe('safeFileName', () => {
+  it('keeps a plain name and strips directories and odd characters', () => {
+    expect(safeFileName('tickets-retrieve.json')).toBe('tickets-retrieve.json');
+    expect(safeFileName('../../.bashrc')).toBe('bashrc');
+    expect(safeFileName('C:\\x\\a:b?.json')).toBe('a_b_.json');
+    expect(safeFileName('')).toBe('response.json');
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Runtime checks of the arguments of each invoke channel: the renderer is not trusted, so the
+ * types in shared/bridge.ts are enforced here before any handler runs.
+ */
+import { SECRET_KEY_PATTERN, type InvokeArgs, type InvokeChannel, type SaveFileRequest } from '../../shared/bridge.ts';
+import { validateProxyRequest } from '../http-proxy.ts';
+
+export type Validators = { [C in InvokeChannel]: (args: unknown[]) => InvokeArgs<C> };
+
+export class InvalidArgumentsError extends Error {
+  override readonly name = 'InvalidArgumentsError';
+}
+
+function none(args: unknown[]): [] {
+  if (args.length !== 0) throw new InvalidArgumentsError('This channel takes no arguments.');
+  return [];
+}
+
+function secretKey(value: unknown): string {
+  if (typeof value !== 'string' || !SECRET_KEY_PATTERN.test(value)) throw new InvalidArgumentsError('Invalid secret key.');
+  return value;
+}
+
+function string(value: unknown, what: string, max = 64 * 1024): string {
+  if (typeof value !== 'string' || value.length > max) throw new InvalidArgumentsError(`Invalid ${what}.`);
+  return value;
+}
+
+function saveRequest(value: unknown): SaveFileRequest {
+  if (typeof value !== 'object' || value === null) throw new InvalidArgumentsError('Invalid save request.');
+  const v = value as Record<string, unknown>;
+  const suggestedName = string(v.suggestedName, 'file name', 255);
+  if (typeof v.data !== 'string' && !(v.data instanceof Uint8Array)) throw new InvalidArgumentsError('Invalid file data.');
+  return { suggestedName, data: v.data };
+}
+
+export const validators: Validators = {
+  'app:get-info': none,
+  'http:request': (args) => [validateProxyRequest(args[0])],
+  'secrets:get': (args) => [secretKey(args[0])],
+  'secrets:set': (args) => [secretKey(args[0]), string(args[1], 'secret value')],
+  'secrets:delete': (args) => [secretKey(args[0])],
+  'file:save': (args) => [saveRequest(args[0])],
+  'shell:open-external': (args) => [string(args[0], 'URL', 8192)],
+  'workspace:open': none,
+  'workspace:open-recent': (args) => [string(args[0], 'path', 4096)],
+};
+
+/** A file name for the save dialog: no directories, no characters that file systems refuse. */
+export function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base.replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').trim();
+  return cleaned.slice(0, 120) || 'response.json';
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNELS } from '../shared/bridge.ts';
+import { createBridge, type IpcRendererLike } from './bridge.ts';
+
+function fakeIpc() {
+  const listeners = new Map<string, Set<(e: unknown, p: unknown) => void>>();
+  const ipc: IpcRendererLike & { invoke: ReturnType<typeof vi.fn> } = {
+    invoke: vi.fn(async () => 'ok'),
+    on: (c, l) => listeners.set(c, (listeners.get(c) ?? new Set()).add(l)),
+    removeListener: (c, l) => listeners.get(c)?.delete(l),
+  };
+  const emit = (channel: string, payload: unknown) => listeners.get(channel)?.forEach((l) => l({ sender: 'secret' }, payload));
+  return { ipc, emit, listeners };
+}
+
+describe('createBridge', () => {
+  it('maps each method to its channel with its arguments', async () => {
+    const { ipc } = fakeIpc();
+    const bridge = createBridge(ipc);
+    await bridge.getAppInfo();
+    await bridge.setSecret('token:a', 'v');
+    await bridge.request({ connectionId: 'c', url: 'http://h', method: 'GET', headers: {} });
+    await bridge.saveFile({ suggestedName: 'x.json', data: 'd' });
+    await bridge.openWorkspace();
+    await bridge.openRecentWorkspace('/w.json');
+    await bridge.openExternal('https://e');
+    await bridge.getSecret('k');
+    await bridge.deleteSecret('k');
+    const channels = ipc.invoke.mock.calls.map((c) => c[0]);
+    expect(new Set(channels)).toEqual(new Set(INVOKE_CHANNELS));
+    expect(ipc.invoke).toHaveBeenCalledWith('secrets:set', 'token:a', 'v');
+  });
+
+  it('exposes named methods only, never a generic send or ipcRenderer', () => {
+    const bridge = createBridge(fakeIpc().ipc) as unknown as Record<string, unknown>;
+    expect(Object.keys(bridge).sort()).toEqual(
+      ['deleteSecret', 'getAppInfo', 'getSecret', 'onEmbeddedChanged', 'onRecentWorkspacesChanged', 'openExternal', 'openRecentWorkspace', 'openWorkspace', 'request', 'saveFile', 'setSecret'].sort(),
+    );
+    expect(Object.values(bridge).every((v) => typeof v === 'function')).toBe(true);
+  });
+
+  it('delivers events without the Electron event object, and unsubscribes', () => {
+    const { ipc, emit, listeners } = fakeIpc();
+    const bridge = createBridge(ipc);
+    const seen: unknown[] = [];
+    const off = bridge.onEmbeddedChanged((status) => seen.push(status));
+    emit('embedded:changed', { state: 'starting', workspace: null });
+    expect(seen).toEqual([{ state: 'starting', workspace: null }]);
+    off();
+    expect(listeners.get('embedded:changed')?.size).toBe(0);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Builds `window.jql` from ipcRenderer: one named, typed method per channel of the shared map and
+ * nothing else (STYLE.md example 5), so the page can never send to an arbitrary channel and never
+ * sees ipcRenderer itself. Split from index.ts so it is tested without Electron.
+ */
+import type { BridgeEventMap, EventChannel, InvokeArgs, InvokeChannel, InvokeResult, JqlBridge } from '../shared/bridge.ts';
+
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  on(channel: string, listener: (event: unknown, payload: unknown) => void): unknown;
+  removeListener(channel: string, listener: (event: unknown, payload: unknown) => void): unknown;
+}
+
+export function createBridge(ipc: IpcRendererLike): JqlBridge {
+  const invoke = <C extends InvokeChannel>(channel: C, ...args: InvokeArgs<C>) => ipc.invoke(channel, ...args) as Promise<InvokeResult<C>>;
+  const subscribe = <C extends EventChannel>(channel: C, listener: (payload: BridgeEventMap[C]) => void) => {
+    // The Electron event object (with its sender) never reaches the page.
+    const wrapped = (_event: unknown, payload: unknown) => listener(payload as BridgeEventMap[C]);
+    ipc.on(channel, wrapped);
+    return () => {
+      ipc.removeListener(channel, wrapped);
+    };
+  };
+  return {
+    getAppInfo: () => invoke('app:get-info'),
+    request: (request) => invoke('http:request', request),
+    getSecret: (key) => invoke('secrets:get', key),
+    setSecret: (key, value) => invoke('secrets:set', key, value),
+    deleteSecret: (key) => invoke('secrets:delete', key),
+    saveFile: (request) => invoke('file:save', request),
+    openExternal: (url) => invoke('shell:open-external', url),
+    openWorkspace: () => invoke('workspace:open'),
+    openRecentWorkspace: (path) => invoke('workspace:open-recent', path),
+    onEmbeddedChanged: (listener) => subscribe('embedded:changed', listener),
+    onRecentWorkspacesChanged: (listener) => subscribe('workspace:recent-changed', listener),
+  };
+}

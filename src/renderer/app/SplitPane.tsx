@@ -1,0 +1,40 @@
+/** Two panes side by side with a draggable divider; the ratio is kept in localStorage. */
+import { useCallback, useRef, useState, type JSX, type PointerEvent, type ReactNode } from 'react';
+
+const KEY = 'jql.split.v1';
+
+function savedRatio(): number {
+  const n = Number(window.localStorage.getItem(KEY));
+  return n > 0.15 && n < 0.85 ? n : 0.48;
+}
+
+export function SplitPane(props: { left: ReactNode; right: ReactNode }): JSX.Element {
+  const [ratio, setRatio] = useState(savedRatio);
+  const ref = useRef<HTMLDivElement>(null);
+
+  const onPointerDown = useCallback((e: PointerEvent<HTMLDivElement>) => {
+    const el = ref.current;
+    if (!el) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    const rect = el.getBoundingClientRect();
+    const move = (ev: globalThis.PointerEvent) => setRatio(Math.min(0.8, Math.max(0.2, (ev.clientX - rect.left) / rect.width)));
+    const up = () => {
+      window.removeEventListener('pointermove', move);
+      window.removeEventListener('pointerup', up);
+      setRatio((r) => {
+        window.localStorage.setItem(KEY, String(r));
+        return r;
+      });
+    };
+    window.addEventListener('pointermove', move);
+    window.addEventListener('pointerup', up);
+  }, []);
+
+  return (
+    <div className="split" ref={ref} style={{ gridTemplateColumns: `${ratio}fr 5px ${1 - ratio}fr` }}>
+      {props.left}
+      <div className="split-handle" role="separator" aria-orientation="vertical" aria-label="Resize" onPointerDown={onPointerDown} />
+      {props.right}
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+/** A row of tabs (views of a response, subqueries of a multi-query); keyboard: arrows move. */
+import type { JSX, KeyboardEvent, ReactNode } from 'react';
+
+export interface TabItem<K extends string> {
+  key: K;
+  label: ReactNode;
+  badge?: ReactNode;
+  tone?: 'error' | 'normal';
+  disabled?: boolean;
+}
+
+export function TabStrip<K extends string>(props: {
+  items: Array<TabItem<K>>;
+  active: K;
+  onSelect: (key: K) => void;
+  label: string;
+  className?: string;
+}): JSX.Element {
+  const enabled = props.items.filter((i) => !i.disabled);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+    const at = enabled.findIndex((i) => i.key === props.active);
+    const next = enabled[(at + (e.key === 'ArrowRight' ? 1 : enabled.length - 1)) % enabled.length];
+    if (next) props.onSelect(next.key);
+  };
+  return (
+    <div role="tablist" aria-label={props.label} className={`tabstrip ${props.className ?? ''}`} onKeyDown={onKeyDown}>
+      {props.items.map((item) => (
+        <button
+          key={item.key}
+          role="tab"
+          type="button"
+          aria-selected={item.key === props.active}
+          tabIndex={item.key === props.active ? 0 : -1}
+          disabled={item.disabled}
+          className={`tabstrip-tab${item.tone === 'error' ? ' is-error' : ''}`}
+          onClick={() => props.onSelect(item.key)}
+        >
+          {item.label}
+          {item.badge !== undefined && <span className="tab-badge">{item.badge}</span>}
+        </button>
+      ))}
+    </div>
+  );
+}

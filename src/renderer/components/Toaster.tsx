@@ -1,0 +1,17 @@
+/** Shows the toasts of state/toasts.ts at the bottom of the window. */
+import type { JSX } from 'react';
+import { useServices, useStore } from '../state/services.ts';
+
+export function Toaster(): JSX.Element {
+  const { toasts } = useServices();
+  const list = useStore(toasts);
+  return (
+    <div className="toaster" role="status" aria-live="polite">
+      {list.map((t) => (
+        <div key={t.id} className={`toast toast-${t.kind}`}>
+          {t.text}
+        </div>
+      ))}
+    </div>
+  );
+}

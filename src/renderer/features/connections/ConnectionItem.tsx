@@ -1,0 +1,74 @@
+/** One connection in the sidebar: status, version, user, and its actions. */
+import type { JSX } from 'react';
+import type { Connection } from '../../state/connections-store.ts';
+import { useConnectionStatus } from './use-connection-status.ts';
+
+export function ConnectionItem(props: {
+  connection: Connection;
+  inUse: boolean;
+  onUse: () => void;
+  onSignIn: () => void;
+  onSignOut: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+  workspaceLabel?: string;
+}): JSX.Element {
+  const { connection } = props;
+  const status = useConnectionStatus(connection);
+  const state = status.isPending ? 'checking' : status.isError ? 'unreachable' : 'reachable';
+  const user = status.data?.user?.username ?? (connection.signedIn ? connection.user?.username : undefined);
+  const remote = connection.kind === 'remote';
+
+  return (
+    <li className={`conn${props.inUse ? ' is-active' : ''}`} data-testid="connection" data-connection-id={connection.id} aria-label={connection.name}>
+      <button type="button" className="conn-main" onClick={props.onUse} title={`Use ${connection.name} in this tab`}>
+        <span className={`dot dot-${state}`} aria-label={state} title={status.error?.message ?? state} />
+        <span className="conn-text">
+          <span className="conn-name">{connection.name}</span>
+          <span className="conn-url" title={connection.baseUrl}>
+            {connection.baseUrl.replace(/^https?:\/\//, '')}
+          </span>
+          <span className="conn-meta" data-testid="connection-status">
+            {state === 'unreachable' ? (
+              <span className="text-error">unreachable</span>
+            ) : (
+              <>
+                {status.data ? `v${status.data.version}` : '…'}
+                {' · '}
+                {user ? <span data-testid="connection-user">{user}</span> : <span className="muted">not signed in</span>}
+              </>
+            )}
+          </span>
+          {props.workspaceLabel && <span className="conn-url">{props.workspaceLabel}</span>}
+        </span>
+      </button>
+      {!remote && (
+        <div className="conn-actions">
+          {/* Signing in as another user (agent, viewer) shows what that user may do; a reload brings back the local admin. */}
+          <button type="button" className="link" onClick={props.onSignIn}>
+            {connection.signedIn ? 'Sign in as…' : 'Sign in'}
+          </button>
+        </div>
+      )}
+      {remote && (
+        <div className="conn-actions">
+          {connection.signedIn ? (
+            <button type="button" className="link" onClick={props.onSignOut}>
+              Sign out
+            </button>
+          ) : (
+            <button type="button" className="link" onClick={props.onSignIn}>
+              Sign in
+            </button>
+          )}
+          <button type="button" className="link" onClick={props.onEdit}>
+            Edit
+          </button>
+          <button type="button" className="link link-danger" onClick={props.onDelete}>
+            Delete
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

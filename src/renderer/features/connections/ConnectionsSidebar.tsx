@@ -1,0 +1,95 @@
+/**
+ * The left sidebar: every connection side by side, the one the current tab uses highlighted. A
+ * click points the current tab at a connection; remote ones can be added, signed in, edited, deleted.
+ */
+import { useState, type JSX } from 'react';
+import type { Connection } from '../../state/connections-store.ts';
+import { EMBEDDED_ID } from '../../state/connections-store.ts';
+import { touchesConnection } from '../../state/query-keys.ts';
+import { useServices, useStore } from '../../state/services.ts';
+import { ConnectionForm } from './ConnectionForm.tsx';
+import { ConnectionItem } from './ConnectionItem.tsx';
+import { SignInForm } from './SignInForm.tsx';
+
+type DialogState = { kind: 'add' } | { kind: 'edit'; connection: Connection } | { kind: 'sign-in'; connection: Connection } | null;
+
+export function ConnectionsSidebar(props: { embeddedWorkspace: string | null }): JSX.Element {
+  const { connections, tabs, queryClient, platform, toasts } = useServices();
+  const state = useStore(connections);
+  const tabState = useStore(tabs);
+  const activeTab = tabState.tabs.find((t) => t.id === tabState.activeId);
+  const [dialog, setDialog] = useState<DialogState>(null);
+
+  const invalidate = (id: string) => queryClient.invalidateQueries({ predicate: (q) => touchesConnection(q.queryKey, id) });
+
+  const remove = async (c: Connection) => {
+    if (!window.confirm(`Delete the connection "${c.name}"? Its stored token is deleted too.`)) return;
+    await connections.remove(c.id);
+    tabs.reassignConnection(c.id, EMBEDDED_ID);
+    toasts.show(`Deleted ${c.name}`);
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Connections">
+      <header className="sidebar-head">
+        <span className="sidebar-title">Connections</span>
+        <button type="button" className="icon-btn" aria-label="Add connection" title="Add a remote connection" onClick={() => setDialog({ kind: 'add' })}>
+          +
+        </button>
+      </header>
+      {state.embeddedPending && <p className="sidebar-note">Starting the embedded server…</p>}
+      {state.embeddedError && (
+        <p className="sidebar-note text-error" role="alert">
+          {state.embeddedError}
+        </p>
+      )}
+      <ul className="conn-list">
+        {state.connections.map((c) => (
+          <ConnectionItem
+            key={c.id}
+            connection={c}
+            inUse={activeTab?.connectionId === c.id}
+            workspaceLabel={c.kind === 'embedded' ? (props.embeddedWorkspace ? props.embeddedWorkspace.split(/[\\/]/).pop() : 'demo workspace') : undefined}
+            onUse={() => activeTab && tabs.setConnection(activeTab.id, c.id)}
+            onSignIn={() => setDialog({ kind: 'sign-in', connection: c })}
+            onSignOut={async () => {
+              await connections.signOut(c.id);
+              await invalidate(c.id);
+            }}
+            onEdit={() => setDialog({ kind: 'edit', connection: c })}
+            onDelete={() => void remove(c)}
+          />
+        ))}
+      </ul>
+      {platform.openWorkspace && (
+        <footer className="sidebar-foot">
+          <button type="button" className="btn btn-small" onClick={() => void platform.openWorkspace?.()}>
+            Open workspace…
+          </button>
+        </footer>
+      )}
+      {dialog?.kind === 'add' && (
+        <ConnectionForm
+          onClose={() => setDialog(null)}
+          onSave={(draft) => {
+            const id = connections.add(draft);
+            const added = connections.get(id);
+            setDialog(added ? { kind: 'sign-in', connection: added } : null);
+          }}
+        />
+      )}
+      {dialog?.kind === 'edit' && (
+        <ConnectionForm
+          initial={dialog.connection}
+          onClose={() => setDialog(null)}
+          onSave={async (draft) => {
+            await connections.update(dialog.connection.id, draft);
+            await invalidate(dialog.connection.id);
+            setDialog(null);
+          }}
+        />
+      )}
+      {dialog?.kind === 'sign-in' && <SignInForm connection={dialog.connection} onClose={() => setDialog(null)} />}
+    </nav>
+  );
+}

@@ -1,0 +1,34 @@
+/** Checks what the user typed in the connection form; framework-free and tested. */
+import type { ConnectionDraft } from '../../state/connections-store.ts';
+import { trimBaseUrl } from '../../transport/jql-client.ts';
+
+export type DraftErrors = Partial<Record<keyof ConnectionDraft, string>>;
+
+export function validateDraft(input: ConnectionDraft): { draft: ConnectionDraft; errors: DraftErrors } {
+  const errors: DraftErrors = {};
+  const name = input.name.trim();
+  let baseUrl = trimBaseUrl(input.baseUrl);
+  // "host:8787/api" gets http://; anything that already names a scheme is left to the checks below.
+  if (baseUrl && !/^[a-z][a-z0-9+.-]*:/i.test(baseUrl.replace(/^[^/:]+:\d/, ''))) baseUrl = `http://${baseUrl}`;
+  // A pasted endpoint ("…/jql") still names the server.
+  baseUrl = baseUrl.replace(/\/jql$/, '');
+  if (!baseUrl) errors.baseUrl = 'Enter the server URL, e.g. https://jql.example.com/api';
+  else {
+    try {
+      const url = new URL(baseUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') errors.baseUrl = 'Use an http:// or https:// URL.';
+      else if (!url.hostname) errors.baseUrl = 'The URL needs a host name.';
+      else if (url.search || url.hash) errors.baseUrl = 'Leave out the query string and fragment.';
+    } catch {
+      errors.baseUrl = 'That is not a URL.';
+    }
+  }
+  const fallbackName = (() => {
+    try {
+      return new URL(baseUrl).host;
+    } catch {
+      return '';
+    }
+  })();
+  return { draft: { name: name || fallbackName, baseUrl, authClass: input.authClass }, errors };
+}

@@ -1,0 +1,142 @@
+/**
+ * The right column: the active tab's last response. One view model (ResultView) whatever the
+ * envelope shape; a multi-query gets one sub-tab per key; the payload shows as a table or a JSON
+ * tree; errors, SQL and the raw body have their own views. On start there is no response in
+ * memory, only the summary of the last run, so a huge body is never re-rendered unasked.
+ */
+import { useState, type JSX } from 'react';
+import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
+import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
+import { allErrors } from '../../response/result-view.ts';
+import type { RunDone } from '../../state/results-store.ts';
+import { useServices, useStore } from '../../state/services.ts';
+import { tabTitle, type QueryTab } from '../../state/tabs-store.ts';
+import { ErrorsList } from './ErrorsList.tsx';
+import { ExtrasBar } from './ExtrasBar.tsx';
+import { JsonTree } from './JsonTree.tsx';
+import { PayloadTable } from './PayloadTable.tsx';
+import { RawBody } from './RawBody.tsx';
+import { ResponseHeader } from './ResponseHeader.tsx';
+import { SqlPanel } from './SqlPanel.tsx';
+import { tableRows } from './table-model.ts';
+
+type View = 'table' | 'json' | 'errors' | 'sql' | 'raw';
+
+export function EnvelopeViewer(): JSX.Element {
+  const { tabs, results } = useServices();
+  const tabState = useStore(tabs);
+  const resultState = useStore(results);
+  const tab = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
+  const run = resultState[tab.id];
+  // The view a person picked stays picked for that tab across runs (asking for SQL re-runs).
+  const [chosenViews, setChosenViews] = useState<Readonly<Record<string, View>>>({});
+
+  let body: JSX.Element;
+  if (!run) body = <NoResponse tab={tab} />;
+  else if (run.status === 'running') {
+    body = (
+      <div className="empty" data-testid="response-running">
+        <span className="spinner" /> Running on {run.request.url}…
+      </div>
+    );
+  } else if (run.status === 'failed') {
+    body = (
+      <div className="empty" role="alert" data-testid="response-failed">
+        <p className="text-error">{run.message}</p>
+        {run.request && <p className="muted small">{run.request.url}</p>}
+      </div>
+    );
+  } else {
+    body = (
+      <DoneView
+        key={run.runId}
+        run={run}
+        tab={tab}
+        chosen={chosenViews[tab.id] ?? null}
+        onChoose={(view) => setChosenViews((all) => ({ ...all, [tab.id]: view }))}
+      />
+    );
+  }
+
+  return (
+    <section className="viewer-pane" aria-label="Response">
+      {body}
+    </section>
+  );
+}
+
+function NoResponse(props: { tab: QueryTab }): JSX.Element {
+  const last = props.tab.lastRun;
+  return (
+    <div className="empty" data-testid="response-empty">
+      {last ? (
+        <p>
+          Last run {formatAgo(last.at)}: {last.status} · {formatMs(last.timeMs)} · {formatBytes(last.size)}.
+          <br />
+          Run it again to see the response.
+        </p>
+      ) : (
+        <p>Run the query to see its response here.</p>
+      )}
+      <p className="muted small">Ctrl/Cmd+Enter runs the query in the editor.</p>
+    </div>
+  );
+}
+
+function DoneView(props: { run: RunDone; tab: QueryTab; chosen: View | null; onChoose: (view: View) => void }): JSX.Element {
+  const { editorBus, tabs, run: runTab } = useServices();
+  const { view } = props.run;
+  const errors = allErrors(view);
+  const [sectionIndex, setSectionIndex] = useState(0);
+  const section = view.sections[sectionIndex] ?? null;
+  const rows = section ? tableRows(section.payload) : null;
+  const hasPayload = section !== null && section.payload !== null;
+  const fallback: View = view.shape === 'not-json' ? 'raw' : !hasPayload && errors.length > 0 ? 'errors' : Array.isArray(section?.payload) ? 'table' : 'json';
+
+  const views: Array<TabItem<View>> = [
+    { key: 'table', label: 'Table', disabled: !rows },
+    { key: 'json', label: 'JSON', disabled: !section },
+    { key: 'errors', label: 'Errors', badge: errors.length || undefined, tone: errors.length ? 'error' : 'normal' },
+    { key: 'sql', label: 'SQL', badge: view.system ? view.system.queries : undefined },
+    { key: 'raw', label: 'Raw' },
+  ];
+  // A picked view this response cannot show (a table for an error, errors when there are none)
+  // gives way to the default.
+  const usable = (v: View | null): v is View => v !== null && !views.find((i) => i.key === v)?.disabled && (v !== 'errors' || errors.length > 0);
+  const current: View = usable(props.chosen) ? props.chosen : fallback;
+
+  const askForSql = () => {
+    tabs.setQueryInfoLevel(props.tab.id, 2);
+    void runTab(props.tab.id);
+  };
+
+  return (
+    <>
+      <ResponseHeader run={props.run} tabTitle={tabTitle(props.tab.text)} />
+      {view.parseError && <p className="banner banner-error">{view.parseError}</p>}
+      {view.isMulti && (
+        <TabStrip
+          label="Subqueries"
+          className="sections"
+          active={String(sectionIndex)}
+          onSelect={(k) => setSectionIndex(Number(k))}
+          items={view.sections.map((s, i) => ({
+            key: String(i),
+            label: s.name ?? `#${i + 1}`,
+            tone: s.errors.length ? 'error' : 'normal',
+            badge: Array.isArray(s.payload) ? s.payload.length : undefined,
+          }))}
+        />
+      )}
+      <TabStrip label="Response views" active={current} onSelect={props.onChoose} items={views} />
+      {section && <ExtrasBar section={section} />}
+      <div className="view-body">
+        {current === 'table' && rows && <PayloadTable key={sectionIndex} rows={rows} />}
+        {current === 'json' && section && <JsonTree key={sectionIndex} value={section.payload} />}
+        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => editorBus.revealError({ tabId: props.tab.id, errorIndex })} />}
+        {current === 'sql' && <SqlPanel system={view.system} level={props.tab.queryInfoLevel} onAskForSql={askForSql} />}
+        {current === 'raw' && <RawBody raw={props.run.raw} />}
+      </div>
+    </>
+  );
+}

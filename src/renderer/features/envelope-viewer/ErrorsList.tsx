@@ -1,0 +1,32 @@
+/** `__errors__` as a list; each entry jumps to its marker in the editor. */
+import type { JSX } from 'react';
+import type { JqlError } from '../../../shared/protocol.ts';
+
+export function ErrorsList(props: { errors: Array<{ section: string | null; error: JqlError }>; onReveal: (index: number) => void }): JSX.Element {
+  if (props.errors.length === 0) return <p className="empty">No errors.</p>;
+  return (
+    <ul className="errors" data-testid="errors-list">
+      {props.errors.map(({ section, error }, i) => (
+        <li key={i} className="error-item">
+          <button type="button" className="error-link" onClick={() => props.onReveal(i)} title="Show in the editor">
+            <span className="error-code">{error.code}</span>
+            {section !== null && <span className="tag">{section}</span>}
+            <span className="error-message">{error.message}</span>
+            {(error.field || error.path) && (
+              <span className="error-where muted">
+                {error.field && <>field {error.field}</>}
+                {error.path && <> · path {error.path.join('.')}</>}
+              </span>
+            )}
+          </button>
+          {error.detail && (
+            <details className="error-detail">
+              <summary>{error.detail.exception}</summary>
+              <pre>{error.detail.stack ?? error.detail.message}</pre>
+            </details>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

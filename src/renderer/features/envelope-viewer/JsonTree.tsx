@@ -1,0 +1,49 @@
+/** The payload as a collapsible JSON tree, virtualized over the visible rows (json-tree-model.ts). */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState, type JSX } from 'react';
+import type { JsonValue } from '../../../shared/protocol.ts';
+import { flattenTree, initialExpansion } from './json-tree-model.ts';
+
+const ROW_HEIGHT = 20;
+
+export function JsonTree(props: { value: JsonValue }): JSX.Element {
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => initialExpansion(props.value));
+  const rows = useMemo(() => flattenTree(props.value, expanded), [props.value, expanded]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+
+  const toggle = (id: string) => {
+    const next = new Set(expanded);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    setExpanded(next);
+  };
+
+  return (
+    <div ref={scrollRef} className="tree-scroll" role="tree" aria-label="Payload as JSON" data-testid="json-tree">
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const row = rows[item.index]!;
+          return (
+            <div
+              key={row.id || 'root'}
+              role="treeitem"
+              aria-expanded={row.expandable ? row.expanded : undefined}
+              aria-level={row.depth + 1}
+              className="tree-row"
+              style={{ transform: `translateY(${item.start}px)`, paddingLeft: 8 + row.depth * 16 }}
+              onClick={() => row.expandable && toggle(row.id)}
+            >
+              <span className="caret">{row.expandable ? (row.expanded ? '▾' : '▸') : ''}</span>
+              {row.label !== null && <span className={row.kind === 'group' ? 'tree-group' : 'tree-key'}>{row.label}</span>}
+              {row.label !== null && row.kind !== 'group' && <span className="muted">: </span>}
+              <span className={`tree-value t-${row.kind === 'value' ? typeof row.value : row.kind}${row.value === null && row.kind === 'value' ? ' t-null' : ''}`}>
+                {row.kind === 'group' ? '' : row.expanded ? (row.kind === 'array' ? '[' : '{') : row.preview}
+              </span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

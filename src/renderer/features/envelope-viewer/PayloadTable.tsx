@@ -1,0 +1,161 @@
+/**
+ * The payload as a table: virtualized rows (only what is on screen is in the DOM, so 100,000
+ * records scroll smoothly), sortable columns, nested values that expand under their row, and
+ * copy cell / copy row (buttons, or Ctrl/Cmd+C on the selected cell).
+ */
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import type { JsonValue } from '../../../shared/protocol.ts';
+import { copyToClipboard } from '../../components/clipboard.ts';
+import { formatCount } from '../../components/format.ts';
+import { useServices } from '../../state/services.ts';
+import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
+
+const ROW_HEIGHT = 25;
+const INDEX_WIDTH = 56;
+
+function valueClass(value: JsonValue | undefined): string {
+  if (value === null || value === undefined) return 'v-null';
+  if (typeof value === 'number') return 'v-num';
+  if (typeof value === 'boolean') return 'v-bool';
+  if (typeof value === 'object') return 'v-nested';
+  return 'v-str';
+}
+
+export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
+  const { toasts } = useServices();
+  const { rows } = props;
+  const columns = useMemo(() => columnsOf(rows), [rows]);
+  const widths = useMemo(() => new Map(columnWidths(rows, columns).map((w, i) => [columns[i]!, w])), [rows, columns]);
+  const widthOf = (column: string) => widths.get(column) ?? 120;
+  const [sort, setSort] = useState<SortSpec | null>(null);
+  const order = useMemo(() => sortedOrder(rows, sort), [rows, sort]);
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelected] = useState<{ row: number; column: string } | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const totalWidth = INDEX_WIDTH + columns.reduce((w, c) => w + widthOf(c), 0);
+
+  const virtualizer = useVirtualizer({
+    count: order.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+
+  const toggle = (row: number, column: string) => {
+    const key = `${row}\u0000${column}`;
+    const next = new Set(expanded);
+    if (next.has(key)) next.delete(key);
+    else next.add(key);
+    setExpanded(next);
+  };
+
+  const copyCell = () => {
+    if (selected) void copyToClipboard(copyText(cellValue(rows[selected.row], selected.column)), 'the cell', toasts);
+  };
+  const copyRow = () => {
+    if (selected) void copyToClipboard(JSON.stringify(rows[selected.row], null, 2), 'the row', toasts);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'c' && selected && !window.getSelection()?.toString()) {
+      e.preventDefault();
+      copyCell();
+    }
+  };
+
+  return (
+    <div className="table-wrap">
+      <div className="table-bar">
+        <span className="muted small" data-testid="table-count">
+          {formatCount(rows.length)} {rows.length === 1 ? 'row' : 'rows'}
+          {sort && ` · sorted by ${sort.column} ${sort.direction === 'asc' ? '↑' : '↓'}`}
+        </span>
+        <span className="toolbar-spacer" />
+        <button type="button" className="btn btn-small" disabled={!selected} onClick={copyCell}>
+          Copy cell
+        </button>
+        <button type="button" className="btn btn-small" disabled={!selected} onClick={copyRow}>
+          Copy row
+        </button>
+      </div>
+      <div ref={scrollRef} className="table-scroll" tabIndex={0} onKeyDown={onKeyDown} role="table" aria-label="Payload" aria-rowcount={rows.length + 1} data-testid="payload-table">
+        <div className="table-head" role="row" style={{ width: totalWidth }}>
+          <div className="th th-index" role="columnheader" style={{ width: INDEX_WIDTH }}>
+            #
+          </div>
+          {columns.map((c) => (
+            <div
+              key={c}
+              role="columnheader"
+              className="th"
+              style={{ width: widthOf(c) }}
+              aria-sort={sort?.column === c ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+            >
+              <button type="button" className="th-button" onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${c}`}>
+                {c}
+                <span className="sort-mark" aria-hidden="true">{sort?.column === c ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
+              </button>
+            </div>
+          ))}
+        </div>
+        <div className="table-body" role="rowgroup" style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const rowIndex = order[item.index]!;
+            const row = rows[rowIndex];
+            const open = columns.filter((c) => expanded.has(`${rowIndex}\u0000${c}`));
+            return (
+              <div
+                key={item.key}
+                ref={virtualizer.measureElement}
+                data-index={item.index}
+                role="row"
+                aria-rowindex={item.index + 2}
+                className={`tr${item.index % 2 ? ' tr-odd' : ''}`}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <div className="tr-cells">
+                  <div className="td td-index" role="cell" style={{ width: INDEX_WIDTH }}>
+                    {rowIndex + 1}
+                  </div>
+                  {columns.map((c) => {
+                    const value = cellValue(row, c);
+                    const nested = isNested(value);
+                    const isSelected = selected?.row === rowIndex && selected.column === c;
+                    return (
+                      <div
+                        key={c}
+                        role="cell"
+                        className={`td ${valueClass(value)}${isSelected ? ' is-selected' : ''}`}
+                        style={{ width: widthOf(c) }}
+                        title={nested ? undefined : cellText(value, 2000)}
+                        onClick={() => setSelected({ row: rowIndex, column: c })}
+                      >
+                        {nested ? (
+                          <button type="button" className="expand" aria-expanded={open.includes(c)} onClick={() => toggle(rowIndex, c)}>
+                            {open.includes(c) ? '▾' : '▸'} {cellText(value)}
+                          </button>
+                        ) : (
+                          cellText(value)
+                        )}
+                      </div>
+                    );
+                  })}
+                </div>
+                {open.length > 0 && (
+                  <div className="tr-detail" style={{ marginLeft: INDEX_WIDTH }}>
+                    {open.map((c) => (
+                      <div key={c} className="tr-detail-item">
+                        <span className="muted">{c}</span>
+                        <pre>{JSON.stringify(cellValue(row, c), null, 2)}</pre>
+                      </div>
+                    ))}
+                  </div>
+                )}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+/** Status code, time and size of the response, with copy-as-curl/fetch and save-to-file. */
+import type { JSX } from 'react';
+import { copyToClipboard } from '../../components/clipboard.ts';
+import { formatBytes, formatMs } from '../../components/format.ts';
+import type { RunDone } from '../../state/results-store.ts';
+import { useServices } from '../../state/services.ts';
+import { toCurl, toFetch } from '../../transport/request-snippets.ts';
+
+const SHAPE_LABEL: Record<string, string> = { envelope: '', flat: 'flat envelope', 'data-only': 'only:data', 'not-json': 'not JSON' };
+
+export function ResponseHeader(props: { run: RunDone; tabTitle: string }): JSX.Element {
+  const { toasts, platform } = useServices();
+  const { run } = props;
+  const status = run.view.httpStatus;
+  const tone = status >= 500 ? 'err' : status >= 400 ? 'warn' : run.view.failed ? 'warn' : 'ok';
+
+  const save = async () => {
+    const name = `${props.tabTitle.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '') || 'response'}.json`;
+    try {
+      const where = await platform.saveFile(name, run.raw);
+      if (where) toasts.show(`Saved ${name} (${where})`);
+    } catch (err) {
+      toasts.show(`Could not save: ${(err as Error).message}`, 'error');
+    }
+  };
+
+  return (
+    <div className="response-head">
+      <span className={`status status-${tone}`} data-testid="response-status">
+        {status} {run.statusText}
+      </span>
+      <span className="metric" data-testid="response-time" title="Round trip">
+        {formatMs(run.timeMs)}
+      </span>
+      <span className="metric" data-testid="response-size" title={`${run.size} bytes`}>
+        {formatBytes(run.size)}
+      </span>
+      {run.view.intent && <span className="metric muted">{run.view.intent}</span>}
+      {SHAPE_LABEL[run.view.shape] && <span className="tag">{SHAPE_LABEL[run.view.shape]}</span>}
+      <span className="toolbar-spacer" />
+      <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toCurl(run.request), 'as curl', toasts)}>
+        Copy as curl
+      </button>
+      <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toFetch(run.request), 'as fetch', toasts)}>
+        Copy as fetch
+      </button>
+      <button type="button" className="btn btn-small" onClick={() => void save()} title="Save the raw body to a file">
+        Save…
+      </button>
+    </div>
+  );
+}

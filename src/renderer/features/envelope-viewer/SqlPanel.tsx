@@ -1,0 +1,44 @@
+/** `__system__`: the SQL statements the request ran, with parameters and times (query_info_level). */
+import type { JSX } from 'react';
+import type { SystemInfo } from '../../../shared/protocol.ts';
+import { formatMs } from '../../components/format.ts';
+
+export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; onAskForSql: () => void }): JSX.Element {
+  const { system } = props;
+  if (!system) {
+    return (
+      <div className="empty">
+        <p>The server sends its SQL only when asked (query_info_level).</p>
+        <button type="button" className="btn btn-primary btn-small" onClick={props.onAskForSql}>
+          Ask for SQL and run again
+        </button>
+      </div>
+    );
+  }
+  return (
+    <div className="sql" data-testid="sql-panel">
+      <p className="sql-summary">
+        {system.queries} {system.queries === 1 ? 'statement' : 'statements'} · {formatMs(system.time_ms)} in the database
+      </p>
+      {system.sql ? (
+        <ol className="sql-list">
+          {system.sql.map((s, i) => (
+            <li key={i} className="sql-item" data-testid="sql-statement">
+              <div className="sql-meta muted">
+                #{i + 1} · {formatMs(s.time_ms)}
+              </div>
+              <pre className="sql-text">{s.sql}</pre>
+              {s.params.length > 0 && <pre className="sql-params">params: {JSON.stringify(s.params)}</pre>}
+            </li>
+          ))}
+        </ol>
+      ) : (
+        props.level < 2 && (
+          <button type="button" className="btn btn-small" onClick={props.onAskForSql}>
+            Show each statement (level 2) and run again
+          </button>
+        )
+      )}
+    </div>
+  );
+}

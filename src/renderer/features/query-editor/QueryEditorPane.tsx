@@ -1,0 +1,113 @@
+/**
+ * The center column: tab bar, toolbar (connection, templates, format, diagnostics level, run) and
+ * the editor. It also hands each tab's schema to Monaco from its connection's describe.
+ */
+import { useEffect, useMemo, useRef, type JSX } from 'react';
+import type { DescribeResult } from '../../../shared/protocol.ts';
+import type { monaco } from '../../monaco/monaco.ts';
+import { applySchemas } from '../../monaco/schema-registry.ts';
+import { useServices, useStore } from '../../state/services.ts';
+import type { QueryInfoLevel } from '../../state/tabs-store.ts';
+import { EditorTabs } from './EditorTabs.tsx';
+import { QueryEditor } from './QueryEditor.tsx';
+import { TemplateMenu } from './TemplateMenu.tsx';
+import { useDescribes } from './use-describes.ts';
+
+const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+
+export function QueryEditorPane(): JSX.Element {
+  const { tabs, connections, results, run } = useServices();
+  const tabState = useStore(tabs);
+  const connState = useStore(connections);
+  const resultState = useStore(results);
+  const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const active = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
+
+  const usedIds = [...new Set(tabState.tabs.map((t) => t.connectionId))].sort().join(',');
+  const used = useMemo(() => connState.connections.filter((c) => usedIds.split(',').includes(c.id)), [connState.connections, usedIds]);
+  const describes = useDescribes(used);
+
+  const tabMap = tabState.tabs.map((t) => `${t.id}:${t.connectionId}`).join(',');
+  useEffect(() => {
+    const ready = new Map<string, DescribeResult>();
+    for (const [id, info] of describes) if (info.describe) ready.set(id, info.describe);
+    applySchemas(
+      ready,
+      tabMap.split(',').map((pair) => {
+        const [id, connectionId] = pair.split(':') as [string, string];
+        return { id, connectionId };
+      }),
+    );
+  }, [describes, tabMap]);
+
+  const schemaInfo = describes.get(active.connectionId);
+  const running = resultState[active.id]?.status === 'running';
+  const runActive = () => void run(active.id);
+
+  // Ctrl/Cmd+Enter runs from anywhere in the window (the editor binds it itself), not from a dialog.
+  const runRef = useRef(runActive);
+  runRef.current = runActive;
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.key !== 'Enter' || e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('.monaco-editor, dialog')) return;
+      e.preventDefault();
+      runRef.current();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  const insertTemplate = (text: string) => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    // An edit, not setValue: Ctrl+Z brings the previous document back.
+    editor.executeEdits('template', [{ range: model.getFullModelRange(), text }]);
+    editor.pushUndoStop();
+    editor.focus();
+  };
+
+  return (
+    <section className="editor-pane" aria-label="Query editor">
+      <EditorTabs />
+      <div className="toolbar">
+        <label className="toolbar-field" title="The server this tab's query runs on">
+          <select className="conn-select" aria-label="Connection of this tab" value={active.connectionId} onChange={(e) => tabs.setConnection(active.id, e.target.value)}>
+            {!connState.connections.some((c) => c.id === active.connectionId) && <option value={active.connectionId}>(missing)</option>}
+            {connState.connections.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <TemplateMenu describe={schemaInfo?.describe ?? null} onInsert={insertTemplate} />
+        <button type="button" className="btn btn-small" onClick={() => void editorRef.current?.getAction('editor.action.formatDocument')?.run()} title="Format document (Shift+Alt+F)">
+          Format
+        </button>
+        <label className="toolbar-field" title="Ask the server for diagnostics (query_info_level): 1 counts queries, 2 adds each SQL statement">
+          <select aria-label="query_info_level" value={active.queryInfoLevel} onChange={(e) => tabs.setQueryInfoLevel(active.id, Number(e.target.value) as QueryInfoLevel)}>
+            <option value={0}>SQL: off</option>
+            <option value={1}>SQL: counts</option>
+            <option value={2}>SQL: statements</option>
+          </select>
+        </label>
+        <span className="toolbar-spacer" />
+        <button type="button" className="btn btn-primary btn-run" onClick={runActive} disabled={running} title={`Run (${isMac ? '⌘' : 'Ctrl'}+Enter)`}>
+          {running ? 'Running…' : 'Run'} <kbd>{isMac ? '⌘↵' : 'Ctrl+↵'}</kbd>
+        </button>
+      </div>
+      <QueryEditor tabId={active.id} editorRef={editorRef} onRun={runActive} />
+      <footer className="statusbar">
+        <span title={schemaInfo?.reason ?? 'Completion and validation from system.Schema describe'} data-testid="schema-state">
+          {schemaInfo?.describe ? `schema: ${schemaInfo.describe.workspace}` : schemaInfo?.reason === 'Loading the schema…' ? 'loading schema…' : 'plain JSON'}
+        </span>
+        {!schemaInfo?.describe && schemaInfo?.reason && schemaInfo.reason !== 'Loading the schema…' && <span className="muted">({schemaInfo.reason})</span>}
+        <span className="toolbar-spacer" />
+        <span className="muted">Ctrl/Cmd+Space completes · Shift+Alt+F formats</span>
+      </footer>
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+/** The "Templates" popover: every namespace of the server with a button per intent. */
+import { useEffect, useRef, useState, type JSX } from 'react';
+import type { DescribeResult } from '../../../shared/protocol.ts';
+import { listNamespaces, type NamespaceInfo } from '../../monaco/describe-index.ts';
+import { buildMultiTemplate, buildTemplate } from '../../monaco/templates.ts';
+
+const GENERIC: NamespaceInfo = { namespace: 'app.Model', kind: 'model', intents: ['retrieve', 'retrieveOne', 'create', 'update', 'delete', 'count'] };
+
+export function TemplateMenu(props: { describe: DescribeResult | null; onInsert: (text: string) => void }): JSX.Element {
+  const [open, setOpen] = useState(false);
+  const [filter, setFilter] = useState('');
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent | KeyboardEvent) => {
+      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [open]);
+
+  const namespaces = props.describe ? listNamespaces(props.describe) : [GENERIC];
+  const shown = namespaces.filter((n) => n.namespace.toLowerCase().includes(filter.toLowerCase()));
+  const firstModel = namespaces.find((n) => n.kind === 'model')?.namespace ?? 'app.Model';
+  const insert = (text: string) => {
+    props.onInsert(text);
+    setOpen(false);
+  };
+
+  return (
+    <div className="popover-anchor" ref={ref}>
+      <button type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>
+        Templates ▾
+      </button>
+      {open && (
+        <div className="popover templates" role="menu" aria-label="Templates">
+          <input className="popover-filter" placeholder="Filter namespaces" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus />
+          {!props.describe && <p className="muted small">This server has no describe: templates use a placeholder namespace.</p>}
+          <ul>
+            {shown.map((n) => (
+              <li key={`${n.kind}:${n.namespace}`} className="template-row">
+                <span className="template-ns">
+                  {n.namespace} <span className={`kind kind-${n.kind}`}>{n.kind}</span>
+                </span>
+                <span className="template-intents">
+                  {n.intents.map((intent) => (
+                    <button key={intent} type="button" role="menuitem" className="chip" onClick={() => insert(buildTemplate(props.describe, n, intent))}>
+                      {intent}
+                    </button>
+                  ))}
+                </span>
+              </li>
+            ))}
+            <li className="template-row">
+              <span className="template-ns">Several queries in one request</span>
+              <span className="template-intents">
+                <button type="button" role="menuitem" className="chip" onClick={() => insert(buildMultiTemplate(firstModel))}>
+                  multi-query
+                </button>
+              </span>
+            </li>
+          </ul>
+        </div>
+      )}
+    </div>
+  );
+}

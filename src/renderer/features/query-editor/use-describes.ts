@@ -1,0 +1,46 @@
+/**
+ * The describe of every connection a tab uses, fetched with TanStack Query (one cached entry per
+ * connection and URL). A server without describe yields a reason instead, and plain JSON editing.
+ */
+import { useQueries } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { DescribeResult } from '../../../shared/protocol.ts';
+import type { Connection } from '../../state/connections-store.ts';
+import { schemaKeys } from '../../state/query-keys.ts';
+import { useServices } from '../../state/services.ts';
+import { fetchDescribe, type DescribeOutcome } from '../../transport/jql-client.ts';
+
+export interface DescribeInfo {
+  describe: DescribeResult | null;
+  /** Why there is no schema (loading, no describe on the server, unreachable). */
+  reason: string | null;
+}
+
+export function useDescribes(connections: Connection[]): Map<string, DescribeInfo> {
+  const { platform, connections: store } = useServices();
+  const results = useQueries({
+    queries: connections.map((c) => ({
+      queryKey: schemaKeys.describe(c.id, c.baseUrl),
+      queryFn: async (): Promise<DescribeOutcome> => {
+        const target = store.target(c.id);
+        if (!target) return { describe: null, reason: 'The connection is gone.' };
+        return fetchDescribe(platform.transport, target);
+      },
+      staleTime: 5 * 60_000,
+      retry: 1,
+    })),
+  });
+  const key = results.map((r) => r.dataUpdatedAt + ':' + r.status).join('|');
+  return useMemo(() => {
+    const map = new Map<string, DescribeInfo>();
+    connections.forEach((c, i) => {
+      const r = results[i]!;
+      if (r.data?.describe) map.set(c.id, { describe: r.data.describe, reason: null });
+      else if (r.data) map.set(c.id, { describe: null, reason: r.data.reason });
+      else if (r.error) map.set(c.id, { describe: null, reason: r.error.message });
+      else map.set(c.id, { describe: null, reason: 'Loading the schema…' });
+    });
+    return map;
+    // `key` captures every result change; the results array itself is new on each render.
+  }, [key, connections]);
+}

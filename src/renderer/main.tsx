@@ -1,0 +1,15 @@
+/** Entry of the renderer: pick the platform (desktop bridge or browser), build services, render. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App.tsx';
+import { createServices } from './app/create-services.ts';
+import { detectPlatform } from './state/platform.ts';
+import './app/app.css';
+
+const services = createServices(detectPlatform());
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App services={services} />
+  </StrictMode>,
+);

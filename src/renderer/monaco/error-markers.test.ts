@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { errorMarkerSpecs } from './error-markers.ts';
+
+const single = JSON.stringify(
+  { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', filter: { priorty__gte: 3 }, ordering: ['-creted_at'] }, titel: null },
+  null,
+  2,
+);
+
+const at = (text: string, start: number, end: number) => text.slice(start, end);
+
+describe('errorMarkerSpecs', () => {
+  it('pins an error on the key its path names, under __meta__ when the path starts at filter', () => {
+    const [spec] = errorMarkerSpecs(single, [
+      { section: null, error: { code: 'unknown_field', message: 'No field priorty', field: 'priorty', path: ['filter', 'priorty__gte'] } },
+    ]);
+    expect(at(single, spec!.start, spec!.end)).toBe('"priorty__gte"');
+    expect(spec!.exact).toBe(true);
+    expect(spec!.message).toBe('No field priorty');
+    expect(spec!.code).toBe('unknown_field');
+  });
+
+  it('finds a key by its field when the path names the field without the lookup', () => {
+    const [spec] = errorMarkerSpecs(single, [
+      { section: null, error: { code: 'unknown_field', message: 'x', field: 'priorty', path: ['filter', 'priorty'] } },
+    ]);
+    expect(at(single, spec!.start, spec!.end)).toBe('"priorty__gte"');
+  });
+
+  it('finds data keys and values', () => {
+    const [data, ordering] = errorMarkerSpecs(single, [
+      { section: null, error: { code: 'unknown_field', message: 'x', field: 'titel' } },
+      { section: null, error: { code: 'unknown_field', message: 'x', field: 'creted_at', path: ['ordering', 0] } },
+    ]);
+    expect(at(single, data!.start, data!.end)).toBe('"titel"');
+    expect(at(single, ordering!.start, ordering!.end)).toBe('"ordering"');
+  });
+
+  it('looks inside the subquery of a multi-query', () => {
+    const multi = JSON.stringify({
+      a: { __meta__: { namespace: 'x', intent: 'retrieve', filter: { status: 1 } } },
+      b: { __meta__: { namespace: 'y', intent: 'retrieve', filter: { status: 1 } } },
+    });
+    const [spec] = errorMarkerSpecs(multi, [
+      { section: 'b', error: { code: 'unknown_field', message: 'x', field: 'status', path: ['filter', 'status'] } },
+    ]);
+    expect(spec!.start).toBeGreaterThan(multi.indexOf('"b"'));
+    expect(at(multi, spec!.start, spec!.end)).toBe('"status"');
+    expect(spec!.message.startsWith('b: ')).toBe(true);
+  });
+
+  it('falls back to __meta__ and then to the document start', () => {
+    const [meta] = errorMarkerSpecs(single, [{ section: null, error: { code: 'forbidden', message: 'no' } }]);
+    expect(at(single, meta!.start, meta!.end)).toBe('"__meta__"');
+    expect(meta!.exact).toBe(false);
+    const [start] = errorMarkerSpecs('not json', [{ section: null, error: { code: 'invalid_json', message: 'bad' } }]);
+    expect(start).toMatchObject({ start: 0, end: 1 });
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * The one place Monaco is loaded and its workers are set up for Vite (STACK.md, "Monaco 0.57 under
+ * Vite"; graphiql's setup-workers/vite.ts). Only the editor API, the contributions a JSON console
+ * uses, and the JSON language: the full package would pull every language and worker.
+ */
+import * as monaco from 'monaco-editor/editor/editor.api';
+import 'monaco-editor/features/codeEditor/register';
+import 'monaco-editor/features/codicon/register';
+import 'monaco-editor/features/suggest/register';
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
+import 'monaco-editor/features/hover/register';
+import 'monaco-editor/features/format/register';
+import 'monaco-editor/features/folding/register';
+import 'monaco-editor/features/find/register';
+import 'monaco-editor/features/bracketMatching/register';
+import 'monaco-editor/features/contextmenu/register';
+import 'monaco-editor/features/clipboard/register';
+import 'monaco-editor/features/comment/register';
+import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/linesOperations/register';
+import 'monaco-editor/features/wordHighlighter/register';
+import 'monaco-editor/features/multicursor/register';
+import 'monaco-editor/features/smartSelect/register';
+import 'monaco-editor/features/snippet/register';
+import 'monaco-editor/features/wordOperations/register';
+import 'monaco-editor/features/indentation/register';
+import 'monaco-editor/features/cursorUndo/register';
+import 'monaco-editor/features/quickCommand/register';
+import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
+import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
+import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
+
+(self as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
+  getWorker(_workerId: string, label: string) {
+    return label === 'json' ? new JsonWorker() : new EditorWorker();
+  },
+};
+
+monaco.editor.defineTheme('jql-dark', {
+  base: 'vs-dark',
+  inherit: true,
+  rules: [],
+  colors: {
+    'editor.background': '#1e1f22',
+    'editorGutter.background': '#1e1f22',
+    'editor.lineHighlightBackground': '#26282e',
+  },
+});
+
+export { monaco, jsonDefaults };

@@ -1,0 +1,89 @@
+/**
+ * What differs between the desktop app and a browser tab, behind one interface: the transport, the
+ * secret store, saving files, and how the embedded server is found (Electron main tells us; in a
+ * browser it is the server that served this page, described by /console-config.json).
+ */
+import type { EmbeddedServerStatus, JqlBridge } from '../../shared/bridge.ts';
+import { isConsoleConfig } from '../../shared/console-config.ts';
+import { createBrowserTransport } from '../transport/browser-transport.ts';
+import { createElectronTransport } from '../transport/electron-transport.ts';
+import type { Transport } from '../transport/transport.ts';
+import { createBridgeSecretStore, createMemorySecretStore, type SecretStore } from './secret-store.ts';
+
+export interface Platform {
+  kind: 'electron' | 'browser';
+  transport: Transport;
+  secrets: SecretStore;
+  /** Resolves with where the file went (a path, or "Downloads"), or null when the user cancelled. */
+  saveFile(suggestedName: string, data: Blob): Promise<string | null>;
+  /** Calls back with the embedded server's status now and whenever it changes. */
+  watchEmbedded(listener: (status: EmbeddedServerStatus) => void): () => void;
+  /** Electron only: File > Open Workspace from a button. */
+  openWorkspace?: () => Promise<void>;
+}
+
+export function createElectronPlatform(bridge: JqlBridge): Platform {
+  return {
+    kind: 'electron',
+    transport: createElectronTransport(bridge),
+    secrets: createBridgeSecretStore(bridge),
+    async saveFile(suggestedName, data) {
+      const result = await bridge.saveFile({ suggestedName, data: new Uint8Array(await data.arrayBuffer()) });
+      return result.saved ? result.path : null;
+    },
+    watchEmbedded(listener) {
+      let live = true;
+      const off = bridge.onEmbeddedChanged((status) => live && listener(status));
+      void bridge.getAppInfo().then((info) => live && listener(info.embedded));
+      return () => {
+        live = false;
+        off();
+      };
+    },
+    openWorkspace: () => bridge.openWorkspace(),
+  };
+}
+
+export function createBrowserPlatform(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch = (i, init) => fetch(i, init)): Platform {
+  return {
+    kind: 'browser',
+    transport: createBrowserTransport(fetchImpl),
+    secrets: createMemorySecretStore(),
+    async saveFile(suggestedName, data) {
+      const url = URL.createObjectURL(data);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = suggestedName;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      return 'Downloads';
+    },
+    watchEmbedded(listener) {
+      let live = true;
+      void readConsoleConfig(location, fetchImpl).then((status) => live && listener(status));
+      return () => {
+        live = false;
+      };
+    },
+  };
+}
+
+export async function readConsoleConfig(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch): Promise<EmbeddedServerStatus> {
+  try {
+    const response = await fetchImpl(new URL('console-config.json', location.href).href, { headers: { Accept: 'application/json' } });
+    const config: unknown = await response.json();
+    if (!response.ok || !isConsoleConfig(config)) throw new Error(`console-config.json answered ${response.status}`);
+    return {
+      state: 'running',
+      url: `${location.origin}${config.basePath}`,
+      workspace: null,
+      ...(config.localAdminToken ? { localAdminToken: config.localAdminToken } : {}),
+    };
+  } catch (err) {
+    return { state: 'failed', workspace: null, message: `This page was not served by jql-console serve (${(err as Error).message}).` };
+  }
+}
+
+export function detectPlatform(): Platform {
+  return window.jql ? createElectronPlatform(window.jql) : createBrowserPlatform(window.location);
+}

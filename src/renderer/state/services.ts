@@ -1,0 +1,36 @@
+/**
+ * The app's services in one React context: the platform, the stores and the commands that cross
+ * features (run a tab, reveal an error). Created once in app/, read by features with useServices().
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import { createContext, useContext, useSyncExternalStore } from 'react';
+import type { ConnectionsStore } from './connections-store.ts';
+import type { EditorBus } from './editor-bus.ts';
+import type { ExternalStore } from './external-store.ts';
+import type { Platform } from './platform.ts';
+import type { ResultsStore } from './results-store.ts';
+import type { TabsStore } from './tabs-store.ts';
+import type { Toasts } from './toasts.ts';
+
+export interface Services {
+  platform: Platform;
+  connections: ConnectionsStore;
+  tabs: TabsStore;
+  results: ResultsStore;
+  editorBus: EditorBus;
+  toasts: Toasts;
+  queryClient: QueryClient;
+  run(tabId: string): Promise<void>;
+}
+
+export const ServicesContext = createContext<Services | null>(null);
+
+export function useServices(): Services {
+  const services = useContext(ServicesContext);
+  if (!services) throw new Error('useServices outside ServicesContext');
+  return services;
+}
+
+export function useStore<S>(store: ExternalStore<S>): S {
+  return useSyncExternalStore(store.subscribe, store.getSnapshot);
+}

@@ -1,0 +1,39 @@
+/**
+ * One interface for talking to a JQL server over HTTP (STYLE.md: transport/). The Electron
+ * implementation hands requests to main through the bridge; the browser one uses fetch. Everything
+ * above this file (the JQL client, the stores, the features) is the same in both modes.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT';
+
+export interface HttpRequestSpec {
+  /** Cookies are kept per connection in Electron (one jar each). */
+  connectionId: string;
+  url: string;
+  method: HttpMethod;
+  headers: Record<string, string>;
+  body?: string;
+  /** Send cookies (session authentication) cross-origin. */
+  withCredentials: boolean;
+  timeoutMs?: number;
+}
+
+export interface HttpResult {
+  status: number;
+  statusText: string;
+  headers: Record<string, string>;
+  body: ArrayBuffer;
+  timeMs: number;
+}
+
+export interface Transport {
+  readonly kind: 'electron' | 'browser';
+  send(request: HttpRequestSpec): Promise<HttpResult>;
+}
+
+/** The server could not be reached at all (DNS, refused, CORS, timeout): there is no HTTP status. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
