@@ -8,6 +8,7 @@ import type { ProcessorOutput, RequestContext } from '../../context.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { JoinSet } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
+import { cacheKeyOf, paging } from '../../query/paging.ts';
 import { compileOrdering } from '../../query/ordering.ts';
 import { fieldOf } from '../../query/paths.ts';
 import { buildSelection, modelsOf, type Selection } from '../../query/selection.ts';
@@ -104,16 +105,6 @@ export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<Pa
   return buildSelection(ctx.state.ws, model, data, [], omit);
 }
 
-function paging(ctx: RequestContext, meta: ParsedMeta): { limit: number; offset: number; notices: string[] } {
-  const { defaultLimit, maxLimit } = ctx.state.ws.limits;
-  const notices: string[] = [];
-  let limit = meta.limit ?? defaultLimit;
-  if (limit > maxLimit) {
-    notices.push(`limit ${limit} is above the maximum of ${maxLimit}; it was clamped to ${maxLimit}`);
-    limit = maxLimit;
-  }
-  return { limit, offset: meta.offset ?? 0, notices };
-}
 
 function readsProtectedFiles(selection: Selection): boolean {
   return (
@@ -123,8 +114,3 @@ function readsProtectedFiles(selection: Selection): boolean {
   );
 }
 
-function cacheKeyOf(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): string {
-  // draw is echoed, not part of the answer; debug and render change only how it is shown.
-  const { debug: _debug, onlyData: _onlyData, draw: _draw, ...rest } = meta;
-  return `${ctx.user ? `u${ctx.user.id}` : 'anon'}|${JSON.stringify(rest)}|${JSON.stringify(data)}`;
-}

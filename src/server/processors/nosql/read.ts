@@ -5,6 +5,7 @@ import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
+import { cacheKeyOf, paging } from '../../query/paging.ts';
 import type { CollectionDef } from '../../workspace/types.ts';
 import { compileOrdering } from './ordering.ts';
 import { ROW_COLUMNS, selectionOf, toRecord } from './records.ts';
@@ -74,19 +75,4 @@ export function inScope(ctx: RequestContext, collection: CollectionDef, id: numb
   return ctx.sql.get(`SELECT 1 AS found ${FROM} ${where.sql}`, where.params) !== undefined;
 }
 
-function paging(ctx: RequestContext, meta: ParsedMeta): { limit: number; offset: number; notices: string[] } {
-  const { defaultLimit, maxLimit } = ctx.state.ws.limits;
-  const notices: string[] = [];
-  let limit = meta.limit ?? defaultLimit;
-  if (limit > maxLimit) {
-    notices.push(`limit ${limit} is above the maximum of ${maxLimit}; it was clamped to ${maxLimit}`);
-    limit = maxLimit;
-  }
-  return { limit, offset: meta.offset ?? 0, notices };
-}
 
-/** The normalized query and the caller: the same question from the same caller is the same entry. */
-function cacheKeyOf(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): string {
-  const { debug: _debug, onlyData: _onlyData, draw: _draw, ...rest } = meta;
-  return `${ctx.user ? `u${ctx.user.id}` : 'anon'}|${JSON.stringify(rest)}|${JSON.stringify(data)}`;
-}
