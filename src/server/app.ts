@@ -5,7 +5,7 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import websocket from '@fastify/websocket';
-import Fastify, { type Bindings, type ChildLoggerOptions, type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
 import { JqlFailure, jqlError } from './errors.ts';
@@ -100,8 +100,11 @@ function loggerOptions(logger: AppOptions['logger']) {
  */
 function requestLoggers() {
   const shared = new WeakMap<FastifyBaseLogger, FastifyBaseLogger>();
-  return (logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger => {
-    if (logger.isLevelEnabled('info') || opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
+  type ChildArgs = Parameters<FastifyBaseLogger['child']>;
+  return (logger: FastifyBaseLogger, bindings: ChildArgs[0], opts: NonNullable<ChildArgs[1]>): FastifyBaseLogger => {
+    // Without a logger (tests) fastify passes its no-op logger, which has no isLevelEnabled.
+    const infoEnabled = (logger as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') ?? false;
+    if (infoEnabled || opts.level !== undefined || opts.serializers !== undefined) return logger.child(bindings, opts);
     let child = shared.get(logger);
     if (!child) shared.set(logger, (child = logger.child({}, opts)));
     return child;
