@@ -13,6 +13,16 @@ export class ConsolePage {
     this.page = page;
   }
 
+  // Views
+  /** Shows a view of the workbench from the rail. */
+  async showView(name: 'Query' | 'Upload' | 'Streams' | 'History' | 'Saved' | 'Diff'): Promise<void> {
+    await this.page.getByRole('tablist', { name: 'Views' }).getByRole('tab', { name }).click();
+    await expect(this.viewPanel(name)).toBeVisible();
+  }
+  viewPanel(name: string): Locator {
+    return this.page.getByRole('tabpanel', { name });
+  }
+
   // Sidebar
   get sidebar(): Locator {
     return this.page.getByRole('navigation', { name: 'Connections' });
@@ -108,6 +118,37 @@ export class ConsolePage {
   }
   get sqlStatements(): Locator {
     return this.page.getByTestId('sql-statement');
+  }
+
+  /** Adds a remote connection and signs in to it, as a person does from the sidebar. */
+  async addConnection(name: string, url: string, user: { username: string; password: string }): Promise<void> {
+    await this.addConnectionButton.click();
+    await this.connectionDialog.getByLabel('Name').fill(name);
+    await this.connectionDialog.getByLabel('Server URL').fill(url);
+    await this.connectionDialog.getByRole('button', { name: 'Add connection' }).click();
+    await this.signInDialog.getByLabel('Username').fill(user.username);
+    await this.signInDialog.getByLabel('Password').fill(user.password);
+    await this.signInDialog.getByRole('button', { name: 'Sign in' }).click();
+    await expect(this.signInDialog).toBeHidden();
+    await expect(this.connectionUser(name)).toHaveText(user.username);
+  }
+
+  /** Signs the embedded connection in as another user (a demo user). */
+  async signInEmbeddedAs(user: { username: string; password: string }): Promise<void> {
+    await this.connection('Embedded server').getByRole('button', { name: 'Sign in as…' }).click();
+    await this.signInDialog.getByLabel('Username').fill(user.username);
+    await this.signInDialog.getByLabel('Password').fill(user.password);
+    await this.signInDialog.getByRole('button', { name: 'Sign in' }).click();
+    await expect(this.connectionUser('Embedded server')).toHaveText(user.username);
+  }
+
+  /** Runs a query in the current tab on the named connection and waits for its answer's status. */
+  async runOn(connectionName: string, query: object, status: RegExp = /^20\d/): Promise<void> {
+    await this.showView('Query');
+    await this.connectionSelect.selectOption({ label: connectionName });
+    await this.setQuery(query);
+    await this.run();
+    await expect(this.status).toHaveText(status);
   }
 
   /** Opens the console and waits until the embedded connection is up and the editor is ready. */

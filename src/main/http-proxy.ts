@@ -15,33 +15,49 @@ export class ProxyRequestError extends Error {
   override readonly name = 'ProxyRequestError';
 }
 
+/** A URL main may reach for the page: one of the given schemes, no credentials in it. */
+export function validateUrl(input: unknown, schemes: readonly string[]): URL {
+  if (typeof input !== 'string') throw new ProxyRequestError('The URL must be a string.');
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new ProxyRequestError(`Not a URL: ${input}`);
+  }
+  if (!schemes.includes(url.protocol)) throw new ProxyRequestError(`Only ${schemes.map((s) => s.replace(/:$/, '')).join(' and ')} URLs are allowed, not ${url.protocol}`);
+  if (url.username || url.password) throw new ProxyRequestError('Put credentials in the connection, not in the URL.');
+  return url;
+}
+
+export function validateConnectionId(input: unknown): string {
+  if (typeof input !== 'string' || !CONNECTION_ID.test(input)) throw new ProxyRequestError('Invalid connection id.');
+  return input;
+}
+
+/** Header names are tokens and values hold no line breaks (no header injection). */
+export function validateHeaders(input: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (input === undefined) return headers;
+  if (typeof input !== 'object' || input === null) throw new ProxyRequestError('Headers must be an object.');
+  for (const [name, value] of Object.entries(input)) {
+    if (typeof value !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) || /[\r\n]/.test(value)) {
+      throw new ProxyRequestError(`Invalid header: ${name}`);
+    }
+    headers[name] = value;
+  }
+  return headers;
+}
+
 export function validateProxyRequest(input: unknown): ProxyRequest {
   if (typeof input !== 'object' || input === null) throw new ProxyRequestError('A request must be an object.');
   const r = input as Record<string, unknown>;
-  if (typeof r.connectionId !== 'string' || !CONNECTION_ID.test(r.connectionId)) throw new ProxyRequestError('Invalid connection id.');
-  if (typeof r.url !== 'string') throw new ProxyRequestError('The URL must be a string.');
-  let url: URL;
-  try {
-    url = new URL(r.url);
-  } catch {
-    throw new ProxyRequestError(`Not a URL: ${r.url}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ProxyRequestError(`Only http and https URLs are allowed, not ${url.protocol}`);
-  if (url.username || url.password) throw new ProxyRequestError('Put credentials in the connection, not in the URL.');
+  const connectionId = validateConnectionId(r.connectionId);
+  const url = validateUrl(r.url, ['http:', 'https:']);
   if (!PROXY_METHODS.includes(r.method as ProxyMethod)) throw new ProxyRequestError(`Method not allowed: ${String(r.method)}`);
-  const headers: Record<string, string> = {};
-  if (r.headers !== undefined) {
-    if (typeof r.headers !== 'object' || r.headers === null) throw new ProxyRequestError('Headers must be an object.');
-    for (const [name, value] of Object.entries(r.headers)) {
-      if (typeof value !== 'string' || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name) || /[\r\n]/.test(value)) {
-        throw new ProxyRequestError(`Invalid header: ${name}`);
-      }
-      headers[name] = value;
-    }
-  }
+  const headers = validateHeaders(r.headers);
   if (r.body !== undefined && typeof r.body !== 'string') throw new ProxyRequestError('The body must be a string.');
   const timeoutMs = typeof r.timeoutMs === 'number' && r.timeoutMs > 0 ? Math.min(r.timeoutMs, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
-  return { connectionId: r.connectionId, url: url.href, method: r.method as ProxyMethod, headers, body: r.body as string | undefined, timeoutMs };
+  return { connectionId, url: url.href, method: r.method as ProxyMethod, headers, body: r.body as string | undefined, timeoutMs };
 }
 
 export async function performProxyRequest(request: ProxyRequest, fetchFn: FetchFn, now: () => number = () => performance.now()): Promise<ProxyResponse> {

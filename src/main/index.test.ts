@@ -3,7 +3,7 @@
  * serves app://, registers every checked channel, opens a locked-down window, starts the embedded
  * server as local admin and tells the window; on quit it stops the server first.
  */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,19 +15,19 @@ const h = vi.hoisted(() => {
   let resolveReady: () => void = () => {};
   const ready = new Promise<void>((r) => (resolveReady = r));
   const windows: Array<{ options: Record<string, unknown>; loaded: string[]; sent: Array<[string, unknown]> }> = [];
-  return { appListeners, ready, resolveReady: () => resolveReady(), windows, userData: '', ipcChannels: [] as string[], protocolHandlers: [] as string[], privileged: [] as unknown[], serverClose: vi.fn(async () => {}), quit: vi.fn(), startCalls: [] as unknown[] };
+  return { appListeners, ready, resolveReady: () => resolveReady(), windows, userData: '', ipcChannels: [] as string[], ipcListeners: new Map<string, Fn>(), protocolHandlers: [] as string[], privileged: [] as unknown[], serverClose: vi.fn(async () => {}), quit: vi.fn(), startCalls: [] as unknown[] };
 });
 
 vi.mock('electron', () => {
   type Fn = (...args: unknown[]) => unknown;
   class BrowserWindow {
     static getAllWindows = () => h.windows;
-    webContents: { send: Fn };
+    webContents: { send: Fn; on: Fn };
     private record: { options: Record<string, unknown>; loaded: string[]; sent: Array<[string, unknown]> };
     constructor(options: Record<string, unknown>) {
       this.record = { options, loaded: [], sent: [] };
       h.windows.push(this.record);
-      this.webContents = { send: (channel: unknown, payload: unknown) => this.record.sent.push([channel as string, payload]) };
+      this.webContents = { send: (channel: unknown, payload: unknown) => this.record.sent.push([channel as string, payload]), on: () => {} };
     }
     loadURL(url: string) {
       this.record.loaded.push(url);
@@ -58,7 +58,14 @@ vi.mock('electron', () => {
     },
     BrowserWindow,
     dialog: { showOpenDialog: vi.fn(), showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
-    ipcMain: { handle: (channel: string) => h.ipcChannels.push(channel), removeHandler: vi.fn() },
+    ipcMain: {
+      handle: (channel: string, listener: Fn) => {
+        h.ipcChannels.push(channel);
+        h.ipcListeners.set(channel, listener);
+      },
+      removeHandler: vi.fn(),
+    },
+    net: { request: vi.fn() },
     Menu: { buildFromTemplate: (t: unknown) => t, setApplicationMenu: vi.fn() },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => h.privileged.push(...schemes),
@@ -96,6 +103,16 @@ describe('Electron main', () => {
 
   it('registers every channel of the bridge', () => {
     expect([...h.ipcChannels].sort()).toEqual([...INVOKE_CHANNELS].sort());
+  });
+
+  it('keeps the run history in SQLite under the user data folder', async () => {
+    const console = { senderFrame: { url: 'app://console/index.html', parent: null } };
+    const call = (channel: string, ...args: unknown[]) => Promise.resolve(h.ipcListeners.get(channel)!(console, ...args));
+    const run = { connectionId: 'embedded', connectionName: 'Embedded server', document: '{}', status: 200, timeMs: 3, size: 10, summary: 'retrieve · 1 record', at: 1 };
+    await expect(call('history:add', run)).resolves.toMatchObject(run);
+    await expect(call('history:count')).resolves.toBe(1);
+    await expect(call('history:list', { text: 'retrieve' })).resolves.toHaveLength(1);
+    expect(existsSync(join(h.userData, 'history.sqlite'))).toBe(true);
   });
 
   it('opens one locked-down window on the app URL', () => {

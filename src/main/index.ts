@@ -5,7 +5,8 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
+import WebSocket from 'ws';
 import type { AppInfo, BridgeEventMap, EmbeddedServerStatus, EventChannel } from '../shared/bridge.ts';
 import { start } from '../server/index.ts';
 import { createAppProtocolHandler } from './app-protocol.ts';
@@ -13,19 +14,25 @@ import { APP_ENTRY_URL, APP_SCHEME, createAppUrlMatcher } from './app-url.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { EmbeddedServer, type StartServerFn } from './embedded-server.ts';
 import { appHandlers } from './ipc/app-handlers.ts';
+import { SqliteHistoryStore } from './history/sqlite-history-store.ts';
 import { fileHandlers } from './ipc/file-handlers.ts';
+import { historyHandlers } from './ipc/history-handlers.ts';
 import { httpHandlers } from './ipc/http-handlers.ts';
 import { registerIpcHandlers } from './ipc/register.ts';
 import { secretHandlers } from './ipc/secret-handlers.ts';
 import { isTrustedSender } from './ipc/sender.ts';
+import { uploadHandlers } from './ipc/upload-handlers.ts';
 import { validators } from './ipc/validators.ts';
 import { workspaceHandlers } from './ipc/workspace-handlers.ts';
+import { wsHandlers } from './ipc/ws-handlers.ts';
 import { buildMenuTemplate } from './menu.ts';
 import { installNavigationGuards } from './navigation-guard.ts';
 import { RecentWorkspaces } from './recent-workspaces.ts';
 import { SecretStore } from './secret-store.ts';
 import { textFileAt } from './text-file.ts';
+import { UploadProxy, type OutgoingRequest } from './upload-proxy.ts';
 import { isPermissionAllowed, mainWindowOptions } from './window-options.ts';
+import { WsProxy } from './ws-proxy.ts';
 
 // Tests (e2e/electron) run each launch in a fresh profile.
 if (process.env.JQL_USER_DATA_DIR) app.setPath('userData', process.env.JQL_USER_DATA_DIR);
@@ -56,6 +63,43 @@ function send<C extends EventChannel>(channel: C, payload: BridgeEventMap[C]): v
 const userData = app.getPath('userData');
 const recent = new RecentWorkspaces(textFileAt(join(userData, 'workspaces.json')));
 const secrets = new SecretStore(safeStorage, textFileAt(join(userData, 'secrets.json')));
+/** Each connection's cookie jar (session authentication), kept across restarts. */
+const connectionSession = (connectionId: string) => session.fromPartition(`persist:jql-${connectionId}`);
+
+/** Electron's ClientRequest as the upload proxy sees it; chunked, so a large file is never held twice. */
+function electronOutgoing(connectionId: string, url: string): OutgoingRequest {
+  const request = net.request({ method: 'PUT', url, session: connectionSession(connectionId), useSessionCookies: true, redirect: 'error' });
+  request.chunkedEncoding = true;
+  return {
+    setHeader: (name, value) => request.setHeader(name, value),
+    write: (chunk, callback) => request.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), undefined, callback),
+    end: () => void request.end(),
+    abort: () => request.abort(),
+    uploaded: () => {
+      const progress = request.getUploadProgress();
+      return progress.started ? progress.current : null;
+    },
+    on: (event: 'response' | 'error', listener: (arg: never) => void) => request.on(event as 'error', listener as (error: Error) => void),
+  };
+}
+
+const uploads = new UploadProxy({
+  open: ({ connectionId, url }) => electronOutgoing(connectionId, url),
+  onProgress: (progress) => send('http:upload-progress', progress),
+});
+
+const sockets = new WsProxy({
+  create: (url, headers) => new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024 }),
+  cookieHeader: async (connectionId, url) => {
+    const cookies = await connectionSession(connectionId).cookies.get({ url });
+    return cookies.length > 0 ? cookies.map((c) => `${c.name}=${c.value}`).join('; ') : null;
+  },
+  onMessage: (message) => send('ws:message', message),
+  onClosed: (closed) => send('ws:closed', closed),
+});
+
+let history: SqliteHistoryStore | null = null;
+
 const embedded = new EmbeddedServer({
   start: startServer,
   userDataDir: userData,
@@ -106,7 +150,13 @@ function appInfo(): AppInfo {
 function createWindow(): void {
   window = new BrowserWindow(mainWindowOptions(join(import.meta.dirname, '../preload/index.cjs')));
   window.once('ready-to-show', () => window?.show());
-  window.on('closed', () => (window = null));
+  window.on('closed', () => {
+    window = null;
+    sockets.closeAll();
+  });
+  // A reload or a crash leaves no page to read the sockets it opened.
+  window.webContents.on('did-start-loading', () => sockets.closeAll());
+  window.webContents.on('render-process-gone', () => sockets.closeAll());
   void window.loadURL(devServerUrl ?? APP_ENTRY_URL);
 }
 
@@ -133,6 +183,8 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(isPermissionAllowed(permission)));
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionAllowed(permission));
 
+  history = SqliteHistoryStore.open(join(userData, 'history.sqlite'));
+
   registerIpcHandlers(ipcMain, {
     isTrusted: (event) => isTrustedSender(event, isAppUrl),
     validators,
@@ -141,7 +193,7 @@ void app.whenReady().then(async () => {
       ...httpHandlers({
         // One cookie jar per connection, kept across restarts (session authentication).
         fetchFor: (connectionId) => {
-          const ses = session.fromPartition(`persist:jql-${connectionId}`);
+          const ses = connectionSession(connectionId);
           return (url, init) => ses.fetch(url, init);
         },
       }),
@@ -156,6 +208,9 @@ void app.whenReady().then(async () => {
         openExternal: (url) => shell.openExternal(url),
       }),
       ...workspaceHandlers({ openWorkspaceDialog, openWorkspace: (path) => openWorkspace(path), recent: () => recent.recent }),
+      ...uploadHandlers(uploads),
+      ...wsHandlers(sockets),
+      ...historyHandlers(history),
     },
   });
 
@@ -179,5 +234,7 @@ app.on('before-quit', (event) => {
   if (quitting) return;
   event.preventDefault();
   quitting = true;
+  sockets.closeAll();
+  history?.close();
   void embedded.stop().finally(() => app.quit());
 });

@@ -26,15 +26,54 @@ describe('createBridge', () => {
     await bridge.openExternal('https://e');
     await bridge.getSecret('k');
     await bridge.deleteSecret('k');
+    await bridge.upload({ uploadId: 'u1', connectionId: 'c', url: 'http://h/jql', headers: {}, parts: [{ kind: 'field', name: 'query', value: '{}' }] });
+    await bridge.cancelUpload('u1');
+    await bridge.wsOpen({ connectionId: 'c', url: 'ws://h/jql-streams' });
+    await bridge.wsSend('s1', '{"type":"ping"}');
+    await bridge.wsClose('s1', 1000, 'bye');
+    await bridge.historyAdd({ connectionId: 'c', connectionName: 'C', document: '{}', status: 200, timeMs: 1, size: 2, summary: 's', at: 1 });
+    await bridge.historyList({ text: 'x' });
+    await bridge.historyGet('h1');
+    await bridge.historyDelete('h1');
+    await bridge.historyClear();
+    await bridge.historyCount();
     const channels = ipc.invoke.mock.calls.map((c) => c[0]);
     expect(new Set(channels)).toEqual(new Set(INVOKE_CHANNELS));
     expect(ipc.invoke).toHaveBeenCalledWith('secrets:set', 'token:a', 'v');
+    expect(ipc.invoke).toHaveBeenCalledWith('ws:close', 's1', 1000, 'bye');
+    expect(ipc.invoke).toHaveBeenCalledWith('http:upload-cancel', 'u1');
   });
 
   it('exposes named methods only, never a generic send or ipcRenderer', () => {
     const bridge = createBridge(fakeIpc().ipc) as unknown as Record<string, unknown>;
     expect(Object.keys(bridge).sort()).toEqual(
-      ['deleteSecret', 'getAppInfo', 'getSecret', 'onEmbeddedChanged', 'onRecentWorkspacesChanged', 'openExternal', 'openRecentWorkspace', 'openWorkspace', 'request', 'saveFile', 'setSecret'].sort(),
+      [
+        'deleteSecret',
+        'getAppInfo',
+        'getSecret',
+        'onEmbeddedChanged',
+        'onRecentWorkspacesChanged',
+        'openExternal',
+        'openRecentWorkspace',
+        'openWorkspace',
+        'request',
+        'saveFile',
+        'setSecret',
+        'upload',
+        'cancelUpload',
+        'onUploadProgress',
+        'wsOpen',
+        'wsSend',
+        'wsClose',
+        'onWsMessage',
+        'onWsClosed',
+        'historyAdd',
+        'historyList',
+        'historyGet',
+        'historyDelete',
+        'historyClear',
+        'historyCount',
+      ].sort(),
     );
     expect(Object.values(bridge).every((v) => typeof v === 'function')).toBe(true);
   });
@@ -48,5 +87,22 @@ describe('createBridge', () => {
     expect(seen).toEqual([{ state: 'starting', workspace: null }]);
     off();
     expect(listeners.get('embedded:changed')?.size).toBe(0);
+  });
+
+  it('delivers upload progress and socket events on their own channels', () => {
+    const { ipc, emit } = fakeIpc();
+    const bridge = createBridge(ipc);
+    const seen: unknown[] = [];
+    bridge.onUploadProgress((p) => seen.push(['progress', p]));
+    bridge.onWsMessage((m) => seen.push(['message', m]));
+    bridge.onWsClosed((c) => seen.push(['closed', c]));
+    emit('http:upload-progress', { uploadId: 'u1', loaded: 5, total: 10 });
+    emit('ws:message', { socketId: 's1', data: '{}' });
+    emit('ws:closed', { socketId: 's1', code: 1006, reason: '' });
+    expect(seen).toEqual([
+      ['progress', { uploadId: 'u1', loaded: 5, total: 10 }],
+      ['message', { socketId: 's1', data: '{}' }],
+      ['closed', { socketId: 's1', code: 1006, reason: '' }],
+    ]);
   });
 });

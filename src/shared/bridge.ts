@@ -3,6 +3,7 @@
  * channel, its arguments and its result. Main registers a handler per invoke channel, the preload
  * exposes one named method per channel (`JqlBridge`), and the renderer sees only `window.jql`.
  */
+import type { HistoryQuery, HistoryRun, NewHistoryRun } from './history.ts';
 
 /** The embedded server as main sees it; sent on start and again when File > Open Workspace swaps it. */
 export type EmbeddedServerStatus =
@@ -47,6 +48,58 @@ export interface SaveFileRequest {
 
 export type SaveFileResult = { saved: true; path: string } | { saved: false };
 
+/** One part of a multipart upload that main sends for the renderer (PROTOCOL.md 9.1). */
+export type UploadPartData =
+  | { kind: 'field'; name: string; value: string }
+  | { kind: 'file'; name: string; fileName: string; contentType: string; data: Uint8Array };
+
+/**
+ * A multipart `PUT {base}/jql` that main performs: every upload in the desktop app goes through main,
+ * like every JSON request, so the connection's cookie jar applies and no server needs CORS for the
+ * app:// page. Progress comes back as `http:upload-progress` events under `uploadId`.
+ */
+export interface UploadIpcRequest {
+  /** Chosen by the renderer; names the upload in progress events and in `http:upload-cancel`. */
+  uploadId: string;
+  connectionId: string;
+  url: string;
+  headers: Record<string, string>;
+  parts: UploadPartData[];
+  timeoutMs?: number;
+}
+
+export interface UploadProgressEvent {
+  uploadId: string;
+  loaded: number;
+  total: number;
+}
+
+/** Main's answer when an upload was cancelled (the promise rejects with this message). */
+export const UPLOAD_CANCELLED_MESSAGE = 'The upload was cancelled.';
+
+/**
+ * A WebSocket that main opens for the renderer (`/jql-streams`): the page's CSP allows no socket of
+ * its own, and main adds the connection's session cookie from its jar.
+ */
+export interface WsOpenRequest {
+  connectionId: string;
+  /** ws: or wss: */
+  url: string;
+  /** `Bearer <token>` for a token connection. */
+  authorization?: string;
+}
+
+export interface WsMessageEvent {
+  socketId: string;
+  data: string;
+}
+
+export interface WsClosedEvent {
+  socketId: string;
+  code: number;
+  reason: string;
+}
+
 export interface BridgeInvokeMap {
   'app:get-info': { args: []; result: AppInfo };
   'http:request': { args: [request: ProxyRequest]; result: ProxyResponse };
@@ -57,11 +110,25 @@ export interface BridgeInvokeMap {
   'shell:open-external': { args: [url: string]; result: boolean };
   'workspace:open': { args: []; result: void };
   'workspace:open-recent': { args: [path: string]; result: void };
+  'http:upload': { args: [request: UploadIpcRequest]; result: ProxyResponse };
+  'http:upload-cancel': { args: [uploadId: string]; result: void };
+  'ws:open': { args: [request: WsOpenRequest]; result: { socketId: string } };
+  'ws:send': { args: [socketId: string, data: string]; result: void };
+  'ws:close': { args: [socketId: string, code: number, reason: string]; result: void };
+  'history:add': { args: [run: NewHistoryRun]; result: HistoryRun };
+  'history:list': { args: [query: HistoryQuery]; result: HistoryRun[] };
+  'history:get': { args: [id: string]; result: HistoryRun | null };
+  'history:delete': { args: [id: string]; result: void };
+  'history:clear': { args: []; result: void };
+  'history:count': { args: []; result: number };
 }
 
 export interface BridgeEventMap {
   'embedded:changed': EmbeddedServerStatus;
   'workspace:recent-changed': string[];
+  'http:upload-progress': UploadProgressEvent;
+  'ws:message': WsMessageEvent;
+  'ws:closed': WsClosedEvent;
 }
 
 export type InvokeChannel = keyof BridgeInvokeMap;
@@ -80,9 +147,20 @@ export const INVOKE_CHANNELS = [
   'shell:open-external',
   'workspace:open',
   'workspace:open-recent',
+  'http:upload',
+  'http:upload-cancel',
+  'ws:open',
+  'ws:send',
+  'ws:close',
+  'history:add',
+  'history:list',
+  'history:get',
+  'history:delete',
+  'history:clear',
+  'history:count',
 ] as const satisfies readonly InvokeChannel[];
 
-export const EVENT_CHANNELS = ['embedded:changed', 'workspace:recent-changed'] as const satisfies readonly EventChannel[];
+export const EVENT_CHANNELS = ['embedded:changed', 'workspace:recent-changed', 'http:upload-progress', 'ws:message', 'ws:closed'] as const satisfies readonly EventChannel[];
 
 /** Secret keys are short identifiers the renderer chooses, e.g. `token:conn-1a2b`. */
 export const SECRET_KEY_PATTERN = /^[A-Za-z0-9:._-]{1,128}$/;
@@ -101,4 +179,18 @@ export interface JqlBridge {
   /** Returns a function that removes the listener. */
   onEmbeddedChanged(listener: (status: EmbeddedServerStatus) => void): () => void;
   onRecentWorkspacesChanged(listener: (paths: string[]) => void): () => void;
+  upload(request: UploadIpcRequest): Promise<ProxyResponse>;
+  cancelUpload(uploadId: string): Promise<void>;
+  onUploadProgress(listener: (progress: UploadProgressEvent) => void): () => void;
+  wsOpen(request: WsOpenRequest): Promise<{ socketId: string }>;
+  wsSend(socketId: string, data: string): Promise<void>;
+  wsClose(socketId: string, code: number, reason: string): Promise<void>;
+  onWsMessage(listener: (message: WsMessageEvent) => void): () => void;
+  onWsClosed(listener: (closed: WsClosedEvent) => void): () => void;
+  historyAdd(run: NewHistoryRun): Promise<HistoryRun>;
+  historyList(query: HistoryQuery): Promise<HistoryRun[]>;
+  historyGet(id: string): Promise<HistoryRun | null>;
+  historyDelete(id: string): Promise<void>;
+  historyClear(): Promise<void>;
+  historyCount(): Promise<number>;
 }

@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { historyHandlers } from './handlers.ts';
+import { historyHandlers } from '../ipc/history-handlers.ts';
+import { validators } from '../ipc/validators.ts';
 import { likePattern, migrate, SqliteHistoryStore } from './sqlite-history-store.ts';
-import type { NewHistoryRun } from './types.ts';
+import type { NewHistoryRun } from '../../shared/history.ts';
 import { HistoryInputError, parseHistoryQuery, parseNewRun, parseRunId } from './validate.ts';
 
 const run = (at: number, extra: Partial<NewHistoryRun> = {}): NewHistoryRun => ({
@@ -125,17 +126,22 @@ describe('history IPC input', () => {
     expect(() => parseRunId({})).toThrow();
   });
 
-  it('wires handlers that validate before touching the store', () => {
+  it('wires the IPC channels: arguments are checked before the store is touched', () => {
     const history = store();
     const handlers = historyHandlers(history);
-    const added = handlers.add(run(1));
-    expect(handlers.list({ text: 'ticket' })).toEqual([added]);
-    expect(handlers.get(added.id)).toEqual(added);
-    expect(handlers.count()).toBe(1);
-    expect(() => handlers.add({ bogus: true })).toThrow(HistoryInputError);
-    expect(() => handlers.delete(5)).toThrow(HistoryInputError);
-    handlers.delete(added.id);
-    handlers.clear();
-    expect(handlers.count()).toBe(0);
+    const call = <C extends keyof typeof handlers>(channel: C, ...args: unknown[]) =>
+      (handlers[channel] as (...a: unknown[]) => unknown)(...(validators[channel](args) as unknown[]));
+    const added = call('history:add', run(1)) as { id: string };
+    expect(call('history:list', { text: 'ticket' })).toEqual([added]);
+    expect(call('history:get', added.id)).toEqual(added);
+    expect(call('history:count')).toBe(1);
+    expect(() => call('history:add', { bogus: true })).toThrow(HistoryInputError);
+    expect(() => call('history:delete', 5)).toThrow(HistoryInputError);
+    expect(() => call('history:clear', 'extra')).toThrow();
+    call('history:delete', added.id);
+    expect(call('history:count')).toBe(0);
+    call('history:add', run(2));
+    call('history:clear');
+    expect(history.count()).toBe(0);
   });
 });

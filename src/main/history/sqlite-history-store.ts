@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { DEFAULT_PAGE, DEFAULT_RETENTION, MAX_PAGE, type HistoryQuery, type HistoryRun, type NewHistoryRun } from './types.ts';
+import { DEFAULT_PAGE, DEFAULT_RETENTION, MAX_PAGE, type HistoryQuery, type HistoryRun, type NewHistoryRun } from '../../shared/history.ts';
 
 type Sqlite = Database.Database;
 

@@ -2,7 +2,7 @@
  * Checks what the renderer sends on the history channels before it reaches SQLite: IPC input is
  * untrusted (a compromised renderer can send anything), so every field is typed and bounded here.
  */
-import { MAX_PAGE, type HistoryQuery, type NewHistoryRun } from './types.ts';
+import { MAX_PAGE, type HistoryQuery, type NewHistoryRun } from '../../shared/history.ts';
 
 export class HistoryInputError extends Error {
   override readonly name = 'HistoryInputError';

@@ -26,6 +26,17 @@ function allHandlers(): Handlers {
     'shell:open-external': vi.fn(async () => true),
     'workspace:open': vi.fn(async () => {}),
     'workspace:open-recent': vi.fn(async () => {}),
+    'http:upload': vi.fn(async () => ({ status: 200, statusText: 'OK', headers: {}, body: new Uint8Array(), timeMs: 1 })),
+    'http:upload-cancel': vi.fn(),
+    'ws:open': vi.fn(async () => ({ socketId: 's1' })),
+    'ws:send': vi.fn(),
+    'ws:close': vi.fn(),
+    'history:add': vi.fn((run) => ({ id: 'h1', ...run })),
+    'history:list': vi.fn(() => []),
+    'history:get': vi.fn(() => null),
+    'history:delete': vi.fn(),
+    'history:clear': vi.fn(),
+    'history:count': vi.fn(() => 0),
   };
 }
 
@@ -71,6 +82,28 @@ describe('registerIpcHandlers', () => {
     await expect(call('file:save', appFrame, { suggestedName: 'x', data: 42 })).rejects.toThrow(InvalidArgumentsError);
     expect(impl['secrets:set']).not.toHaveBeenCalled();
     expect(impl['http:request']).not.toHaveBeenCalled();
+  });
+
+  it('checks the arguments of the upload, socket and history channels', async () => {
+    const { call, impl } = setup();
+    const upload = { uploadId: 'u1', connectionId: 'c1', url: 'http://127.0.0.1:1/jql', headers: { 'Content-Type': 'text/plain', Authorization: 'Bearer t' }, parts: [{ kind: 'field', name: 'query', value: '{}' }] };
+    await call('http:upload', appFrame, upload);
+    // The multipart Content-Type (with its boundary) is main's to write.
+    expect(impl['http:upload']).toHaveBeenCalledWith(expect.objectContaining({ headers: { Authorization: 'Bearer t' } }));
+    await expect(call('http:upload', appFrame, { ...upload, url: 'file:///etc/passwd' })).rejects.toThrow();
+    await expect(call('http:upload', appFrame, { ...upload, parts: [{ kind: 'file', name: 'f', fileName: 'x', data: 'not bytes' }] })).rejects.toThrow(/bytes/);
+    await expect(call('http:upload-cancel', appFrame, 42)).rejects.toThrow(InvalidArgumentsError);
+
+    await call('ws:open', appFrame, { connectionId: 'c1', url: 'wss://jql.example/jql-streams' });
+    await expect(call('ws:open', appFrame, { connectionId: 'c1', url: 'https://jql.example/' })).rejects.toThrow(/ws and wss/);
+    await expect(call('ws:send', appFrame, 's1', { type: 'ping' })).rejects.toThrow();
+    await call('ws:close', appFrame, 's1', 1006, 'bye\r\nX');
+    // 1006 may not be sent by a client; the reason keeps printable ASCII only.
+    expect(impl['ws:close']).toHaveBeenCalledWith('s1', 1000, 'byeX');
+
+    await expect(call('history:add', appFrame, { nope: true })).rejects.toThrow();
+    await expect(call('history:list', appFrame, { outcome: 'maybe' })).rejects.toThrow();
+    expect(impl['history:add']).not.toHaveBeenCalled();
   });
 });
 

@@ -3,7 +3,10 @@
  * types in shared/bridge.ts are enforced here before any handler runs.
  */
 import { SECRET_KEY_PATTERN, type InvokeArgs, type InvokeChannel, type SaveFileRequest } from '../../shared/bridge.ts';
+import { parseHistoryQuery, parseNewRun, parseRunId } from '../history/validate.ts';
 import { validateProxyRequest } from '../http-proxy.ts';
+import { validateUploadRequest } from '../upload-proxy.ts';
+import { closeCode, closeReason, validateSocketId, validateWsMessage, validateWsOpen } from '../ws-proxy.ts';
 
 export type Validators = { [C in InvokeChannel]: (args: unknown[]) => InvokeArgs<C> };
 
@@ -44,6 +47,17 @@ export const validators: Validators = {
   'shell:open-external': (args) => [string(args[0], 'URL', 8192)],
   'workspace:open': none,
   'workspace:open-recent': (args) => [string(args[0], 'path', 4096)],
+  'http:upload': (args) => [validateUploadRequest(args[0])],
+  'http:upload-cancel': (args) => [string(args[0], 'upload id', 64)],
+  'ws:open': (args) => [validateWsOpen(args[0])],
+  'ws:send': (args) => [validateSocketId(args[0]), validateWsMessage(args[1])],
+  'ws:close': (args) => [validateSocketId(args[0]), closeCode(args[1]), closeReason(args[2])],
+  'history:add': (args) => [parseNewRun(args[0])],
+  'history:list': (args) => [parseHistoryQuery(args[0])],
+  'history:get': (args) => [parseRunId(args[0])],
+  'history:delete': (args) => [parseRunId(args[0])],
+  'history:clear': none,
+  'history:count': none,
 };
 
 /** A file name for the save dialog: no directories, no characters that file systems refuse. */

@@ -3,13 +3,14 @@ import { useCallback, useRef, useState, type JSX, type PointerEvent, type ReactN
 
 const KEY = 'jql.split.v1';
 
-function savedRatio(): number {
-  const n = Number(window.localStorage.getItem(KEY));
+function savedRatio(key: string): number {
+  const n = Number(window.localStorage.getItem(key));
   return n > 0.15 && n < 0.85 ? n : 0.48;
 }
 
-export function SplitPane(props: { left: ReactNode; right: ReactNode }): JSX.Element {
-  const [ratio, setRatio] = useState(savedRatio);
+export function SplitPane(props: { left: ReactNode; right: ReactNode; storageKey?: string }): JSX.Element {
+  const key = props.storageKey ?? KEY;
+  const [ratio, setRatio] = useState(() => savedRatio(key));
   const ref = useRef<HTMLDivElement>(null);
 
   const onPointerDown = useCallback((e: PointerEvent<HTMLDivElement>) => {
@@ -22,13 +23,13 @@ export function SplitPane(props: { left: ReactNode; right: ReactNode }): JSX.Ele
       window.removeEventListener('pointermove', move);
       window.removeEventListener('pointerup', up);
       setRatio((r) => {
-        window.localStorage.setItem(KEY, String(r));
+        window.localStorage.setItem(key, String(r));
         return r;
       });
     };
     window.addEventListener('pointermove', move);
     window.addEventListener('pointerup', up);
-  }, []);
+  }, [key]);
 
   return (
     <div className="split" ref={ref} style={{ gridTemplateColumns: `${ratio}fr 5px ${1 - ratio}fr` }}>

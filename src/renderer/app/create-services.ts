@@ -4,16 +4,19 @@ import { ConnectionsStore, EMBEDDED_ID } from '../state/connections-store.ts';
 import { EditorBus } from '../state/editor-bus.ts';
 import type { Platform } from '../state/platform.ts';
 import { ResultsStore } from '../state/results-store.ts';
+import { RunLog } from '../state/run-log.ts';
 import { runTab } from '../state/run-query.ts';
 import type { Services } from '../state/services.ts';
 import { TabsStore } from '../state/tabs-store.ts';
 import { Toasts } from '../state/toasts.ts';
+import { WorkbenchStore } from '../state/workbench-store.ts';
 
 export function createServices(platform: Platform): Services {
   const storage = window.localStorage;
   const connections = new ConnectionsStore(storage, platform.secrets);
   const tabs = new TabsStore(storage, EMBEDDED_ID);
   const results = new ResultsStore();
+  const runLog = new RunLog();
   const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: true } } });
   let worker: Worker | null = null;
   const getWorker = () => {
@@ -35,6 +38,8 @@ export function createServices(platform: Platform): Services {
     editorBus: new EditorBus(),
     toasts: new Toasts(),
     queryClient,
-    run: (tabId) => runTab({ transport: platform.transport, connections, tabs, results, parse: { getWorker } }, tabId),
+    runLog,
+    workbench: new WorkbenchStore(storage),
+    run: (tabId) => runTab({ transport: platform.transport, connections, tabs, results, runLog, parse: { getWorker } }, tabId),
   };
 }

@@ -26,6 +26,7 @@ import 'monaco-editor/features/wordOperations/register';
 import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/cursorUndo/register';
 import 'monaco-editor/features/quickCommand/register';
+import 'monaco-editor/features/placeholderText/register';
 import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';

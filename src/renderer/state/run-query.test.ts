@@ -4,6 +4,7 @@ import { NetworkError } from '../transport/transport.ts';
 import { ConnectionsStore, EMBEDDED_ID } from './connections-store.ts';
 import { memoryStorage } from './external-store.ts';
 import { ResultsStore } from './results-store.ts';
+import { RunLog, type RunRecord } from './run-log.ts';
 import { asksOnlyData, runTab } from './run-query.ts';
 import { createMemorySecretStore } from './secret-store.ts';
 import { TabsStore } from './tabs-store.ts';
@@ -23,7 +24,10 @@ function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body:
   connections.setEmbedded('http://127.0.0.1:9', 'tok');
   const tabs = new TabsStore(memoryStorage(), EMBEDDED_ID);
   const results = new ResultsStore();
-  return { deps: { transport, connections, tabs, results, now: () => 1000 }, sent, tabs, results, connections };
+  const runLog = new RunLog();
+  const recorded: RunRecord[] = [];
+  runLog.subscribe((r) => recorded.push(r));
+  return { deps: { transport, connections, tabs, results, runLog, now: () => 1000 }, sent, tabs, results, connections, recorded };
 }
 
 describe('runTab', () => {
@@ -42,11 +46,30 @@ describe('runTab', () => {
   });
 
   it('records a network failure as a message', async () => {
-    const { deps, tabs, results } = setup(async () => {
+    const { deps, tabs, results, recorded } = setup(async () => {
       throw new NetworkError('Could not reach it');
     });
     await runTab(deps, tabs.active.id);
     expect(results.get(tabs.active.id)).toMatchObject({ status: 'failed', message: 'Could not reach it' });
+    expect(recorded).toEqual([{ connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: tabs.active.text, outcome: { kind: 'failed', message: 'Could not reach it', timeMs: 0 }, at: 1000 }]);
+  });
+
+  it('reports every answered run to the run log, for the history', async () => {
+    const { deps, tabs, recorded } = setup(async () => ({ status: 422, body: { __payload__: null, __errors__: [{ code: 'validation_error', message: 'title is required' }] } }));
+    await runTab(deps, tabs.active.id);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({ connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: tabs.active.text, at: 1000, outcome: { kind: 'answered', status: 422, timeMs: 12.3 } });
+    const outcome = recorded[0]!.outcome;
+    expect(outcome.kind === 'answered' && outcome.view.failed).toBe(true);
+  });
+
+  it('a run log listener that throws does not fail the run', async () => {
+    const { deps, tabs, results } = setup(async () => ({ status: 200, body: { __payload__: [], __errors__: null } }));
+    deps.runLog.subscribe(() => {
+      throw new Error('disk full');
+    });
+    await runTab(deps, tabs.active.id);
+    expect(results.get(tabs.active.id)?.status).toBe('done');
   });
 
   it('keeps the latest of two overlapping runs', async () => {

@@ -9,8 +9,10 @@ import type { EditorBus } from './editor-bus.ts';
 import type { ExternalStore } from './external-store.ts';
 import type { Platform } from './platform.ts';
 import type { ResultsStore } from './results-store.ts';
+import type { RunLog } from './run-log.ts';
 import type { TabsStore } from './tabs-store.ts';
 import type { Toasts } from './toasts.ts';
+import type { WorkbenchStore } from './workbench-store.ts';
 
 export interface Services {
   platform: Platform;
@@ -20,6 +22,9 @@ export interface Services {
   editorBus: EditorBus;
   toasts: Toasts;
   queryClient: QueryClient;
+  /** Every run as it happens (the history records them). */
+  runLog: RunLog;
+  workbench: WorkbenchStore;
   run(tabId: string): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ export function ConnectionItem(props: {
 
   return (
     <li className={`conn${props.inUse ? ' is-active' : ''}`} data-testid="connection" data-connection-id={connection.id} aria-label={connection.name}>
-      <button type="button" className="conn-main" onClick={props.onUse} title={`Use ${connection.name} in this tab`}>
+      <button type="button" className="conn-main" onClick={props.onUse} title={`Use ${connection.name} here`}>
         <span className={`dot dot-${state}`} aria-label={state} title={status.error?.message ?? state} />
         <span className="conn-text">
           <span className="conn-name">{connection.name}</span>

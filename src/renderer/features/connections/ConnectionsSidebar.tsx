@@ -1,12 +1,14 @@
 /**
- * The left sidebar: every connection side by side, the one the current tab uses highlighted. A
- * click points the current tab at a connection; remote ones can be added, signed in, edited, deleted.
+ * The left sidebar: every connection side by side, the one in use highlighted (the current tab's,
+ * or the current view's for Upload, Streams and Saved). A click points the tab or the view at a
+ * connection; remote ones can be added, signed in, edited, deleted.
  */
 import { useState, type JSX } from 'react';
 import type { Connection } from '../../state/connections-store.ts';
 import { EMBEDDED_ID } from '../../state/connections-store.ts';
 import { touchesConnection } from '../../state/query-keys.ts';
 import { useServices, useStore } from '../../state/services.ts';
+import { CONNECTION_VIEWS } from '../../state/workbench-store.ts';
 import { ConnectionForm } from './ConnectionForm.tsx';
 import { ConnectionItem } from './ConnectionItem.tsx';
 import { SignInForm } from './SignInForm.tsx';
@@ -14,10 +16,17 @@ import { SignInForm } from './SignInForm.tsx';
 type DialogState = { kind: 'add' } | { kind: 'edit'; connection: Connection } | { kind: 'sign-in'; connection: Connection } | null;
 
 export function ConnectionsSidebar(props: { embeddedWorkspace: string | null }): JSX.Element {
-  const { connections, tabs, queryClient, platform, toasts } = useServices();
+  const { connections, tabs, queryClient, platform, toasts, workbench } = useServices();
   const state = useStore(connections);
   const tabState = useStore(tabs);
+  const { view } = useStore(workbench);
   const activeTab = tabState.tabs.find((t) => t.id === tabState.activeId);
+  const viewBound = CONNECTION_VIEWS.includes(view);
+  const inUse = activeTab ? workbench.connectionOf(view, activeTab.connectionId, (id) => state.connections.some((c) => c.id === id)) : null;
+  const use = (id: string) => {
+    if (viewBound) workbench.setConnection(view, id);
+    else if (activeTab) tabs.setConnection(activeTab.id, id);
+  };
   const [dialog, setDialog] = useState<DialogState>(null);
 
   const invalidate = (id: string) => queryClient.invalidateQueries({ predicate: (q) => touchesConnection(q.queryKey, id) });
@@ -48,9 +57,9 @@ export function ConnectionsSidebar(props: { embeddedWorkspace: string | null }):
           <ConnectionItem
             key={c.id}
             connection={c}
-            inUse={activeTab?.connectionId === c.id}
+            inUse={inUse === c.id}
             workspaceLabel={c.kind === 'embedded' ? (props.embeddedWorkspace ? props.embeddedWorkspace.split(/[\\/]/).pop() : 'demo workspace') : undefined}
-            onUse={() => activeTab && tabs.setConnection(activeTab.id, c.id)}
+            onUse={() => use(c.id)}
             onSignIn={() => setDialog({ kind: 'sign-in', connection: c })}
             onSignOut={async () => {
               await connections.signOut(c.id);

@@ -30,7 +30,7 @@ describe('DiffPanel', () => {
 
   it('pages long change lists', () => {
     const left = Array.from({ length: 300 }, (_, i) => ({ id: i }));
-    const html = renderToStaticMarkup(<RecordChanges payload={diffPayloads(left, [])} />);
+    const html = renderToStaticMarkup(<RecordChanges payload={diffPayloads(left, [])} left="Local" right="Prod" />);
     expect(html.match(/data-change="removed"/g)).toHaveLength(200);
     expect(html).toContain('Show 100 more of 100');
     expect(show(undefined)).toBe('(absent)');

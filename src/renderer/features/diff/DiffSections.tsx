@@ -70,7 +70,7 @@ function changesOf(p: PayloadDiff): Change[] {
   ];
 }
 
-export function RecordChanges({ payload }: { payload: PayloadDiff }) {
+export function RecordChanges({ payload, left, right }: { payload: PayloadDiff; left: string; right: string }) {
   const [shown, setShown] = useState(PAGE);
   const changes = changesOf(payload);
   return (
@@ -86,6 +86,14 @@ export function RecordChanges({ payload }: { payload: PayloadDiff }) {
       ))}
       {changes.length > 0 && (
         <table className={styles.table} aria-label="Record changes">
+          <thead>
+            <tr>
+              <th>record</th>
+              <th>field</th>
+              <th>{left}</th>
+              <th>{right}</th>
+            </tr>
+          </thead>
           <tbody>
             {changes.slice(0, shown).map((c) =>
               c.kind === 'changed' ? (
@@ -135,7 +143,7 @@ export function SectionView({ section, left, right }: { section: SectionDiff; le
         </span>
       )}
       <ErrorsSideBySide left={section.errors.left} right={section.errors.right} />
-      {section.payload && <RecordChanges payload={section.payload} />}
+      {section.payload && <RecordChanges payload={section.payload} left={left} right={right} />}
       <CompareTable rows={section.extras} left={left} right={right} label="__extras__" />
     </div>
   );

@@ -4,13 +4,13 @@
  * tree; errors, SQL and the raw body have their own views. On start there is no response in
  * memory, only the summary of the last run, so a huge body is never re-rendered unasked.
  */
-import { useState, type JSX } from 'react';
+import { useState, type JSX, type ReactNode } from 'react';
 import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
 import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
 import { allErrors } from '../../response/result-view.ts';
-import type { RunDone } from '../../state/results-store.ts';
+import type { RunDone, RunState } from '../../state/results-store.ts';
 import { useServices, useStore } from '../../state/services.ts';
-import { tabTitle, type QueryTab } from '../../state/tabs-store.ts';
+import { tabTitle, type QueryInfoLevel, type QueryTab } from '../../state/tabs-store.ts';
 import { ErrorsList } from './ErrorsList.tsx';
 import { ExtrasBar } from './ExtrasBar.tsx';
 import { JsonTree } from './JsonTree.tsx';
@@ -22,17 +22,52 @@ import { tableRows } from './table-model.ts';
 
 type View = 'table' | 'json' | 'errors' | 'sql' | 'raw';
 
+/** The active editor tab's last response. */
 export function EnvelopeViewer(): JSX.Element {
-  const { tabs, results } = useServices();
+  const { tabs, results, editorBus, run: runTab } = useServices();
   const tabState = useStore(tabs);
   const resultState = useStore(results);
   const tab = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
-  const run = resultState[tab.id];
-  // The view a person picked stays picked for that tab across runs (asking for SQL re-runs).
+  return (
+    <ResultViewer
+      run={resultState[tab.id]}
+      viewKey={tab.id}
+      title={tabTitle(tab.text)}
+      empty={<NoResponse tab={tab} />}
+      queryInfoLevel={tab.queryInfoLevel}
+      onRevealError={(errorIndex) => editorBus.revealError({ tabId: tab.id, errorIndex })}
+      onAskForSql={() => {
+        tabs.setQueryInfoLevel(tab.id, 2);
+        void runTab(tab.id);
+      }}
+    />
+  );
+}
+
+export interface ResultViewerProps {
+  run: RunState | undefined;
+  /** What the response is of (a tab's title, an upload's target): names a saved file. */
+  title: string;
+  /** Shown before any run. */
+  empty: ReactNode;
+  /** The picked view (Table, JSON…) is remembered per key across runs. */
+  viewKey?: string;
+  queryInfoLevel?: QueryInfoLevel;
+  onRevealError?: (errorIndex: number) => void;
+  onAskForSql?: () => void;
+  /** Copy as curl/fetch; off for requests a snippet cannot reproduce (multipart uploads). */
+  snippets?: boolean;
+}
+
+/** One response with its views; used for the editor tabs and for uploads. */
+export function ResultViewer(props: ResultViewerProps): JSX.Element {
+  const { run } = props;
+  // The view a person picked stays picked across runs (asking for SQL re-runs).
   const [chosenViews, setChosenViews] = useState<Readonly<Record<string, View>>>({});
+  const key = props.viewKey ?? '';
 
   let body: JSX.Element;
-  if (!run) body = <NoResponse tab={tab} />;
+  if (!run) body = <>{props.empty}</>;
   else if (run.status === 'running') {
     body = (
       <div className="empty" data-testid="response-running">
@@ -47,15 +82,7 @@ export function EnvelopeViewer(): JSX.Element {
       </div>
     );
   } else {
-    body = (
-      <DoneView
-        key={run.runId}
-        run={run}
-        tab={tab}
-        chosen={chosenViews[tab.id] ?? null}
-        onChoose={(view) => setChosenViews((all) => ({ ...all, [tab.id]: view }))}
-      />
-    );
+    body = <DoneView key={run.runId} {...props} run={run} chosen={chosenViews[key] ?? null} onChoose={(view) => setChosenViews((all) => ({ ...all, [key]: view }))} />;
   }
 
   return (
@@ -83,8 +110,7 @@ function NoResponse(props: { tab: QueryTab }): JSX.Element {
   );
 }
 
-function DoneView(props: { run: RunDone; tab: QueryTab; chosen: View | null; onChoose: (view: View) => void }): JSX.Element {
-  const { editorBus, tabs, run: runTab } = useServices();
+function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null; onChoose: (view: View) => void }): JSX.Element {
   const { view } = props.run;
   const errors = allErrors(view);
   const [sectionIndex, setSectionIndex] = useState(0);
@@ -97,22 +123,17 @@ function DoneView(props: { run: RunDone; tab: QueryTab; chosen: View | null; onC
     { key: 'table', label: 'Table', disabled: !rows },
     { key: 'json', label: 'JSON', disabled: !section },
     { key: 'errors', label: 'Errors', badge: errors.length || undefined, tone: errors.length ? 'error' : 'normal' },
-    { key: 'sql', label: 'SQL', badge: view.system ? view.system.queries : undefined },
+    ...(props.onAskForSql ? [{ key: 'sql' as const, label: 'SQL', badge: view.system ? view.system.queries : undefined }] : []),
     { key: 'raw', label: 'Raw' },
   ];
   // A picked view this response cannot show (a table for an error, errors when there are none)
   // gives way to the default.
-  const usable = (v: View | null): v is View => v !== null && !views.find((i) => i.key === v)?.disabled && (v !== 'errors' || errors.length > 0);
+  const usable = (v: View | null): v is View => v !== null && views.some((i) => i.key === v && !i.disabled) && (v !== 'errors' || errors.length > 0);
   const current: View = usable(props.chosen) ? props.chosen : fallback;
-
-  const askForSql = () => {
-    tabs.setQueryInfoLevel(props.tab.id, 2);
-    void runTab(props.tab.id);
-  };
 
   return (
     <>
-      <ResponseHeader run={props.run} tabTitle={tabTitle(props.tab.text)} />
+      <ResponseHeader run={props.run} tabTitle={props.title} snippets={props.snippets ?? true} />
       {view.parseError && <p className="banner banner-error">{view.parseError}</p>}
       {view.isMulti && (
         <TabStrip
@@ -133,8 +154,8 @@ function DoneView(props: { run: RunDone; tab: QueryTab; chosen: View | null; onC
       <div className="view-body">
         {current === 'table' && rows && <PayloadTable key={sectionIndex} rows={rows} />}
         {current === 'json' && section && <JsonTree key={sectionIndex} value={section.payload} />}
-        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => editorBus.revealError({ tabId: props.tab.id, errorIndex })} />}
-        {current === 'sql' && <SqlPanel system={view.system} level={props.tab.queryInfoLevel} onAskForSql={askForSql} />}
+        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} />}
+        {current === 'sql' && props.onAskForSql && <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />}
         {current === 'raw' && <RawBody raw={props.run.raw} />}
       </div>
     </>

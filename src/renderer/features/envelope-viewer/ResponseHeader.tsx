@@ -8,7 +8,7 @@ import { toCurl, toFetch } from '../../transport/request-snippets.ts';
 
 const SHAPE_LABEL: Record<string, string> = { envelope: '', flat: 'flat envelope', 'data-only': 'only:data', 'not-json': 'not JSON' };
 
-export function ResponseHeader(props: { run: RunDone; tabTitle: string }): JSX.Element {
+export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets?: boolean }): JSX.Element {
   const { toasts, platform } = useServices();
   const { run } = props;
   const status = run.view.httpStatus;
@@ -38,12 +38,16 @@ export function ResponseHeader(props: { run: RunDone; tabTitle: string }): JSX.E
       {run.view.intent && <span className="metric muted">{run.view.intent}</span>}
       {SHAPE_LABEL[run.view.shape] && <span className="tag">{SHAPE_LABEL[run.view.shape]}</span>}
       <span className="toolbar-spacer" />
-      <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toCurl(run.request), 'as curl', toasts)}>
-        Copy as curl
-      </button>
-      <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toFetch(run.request), 'as fetch', toasts)}>
-        Copy as fetch
-      </button>
+      {props.snippets !== false && (
+        <>
+          <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toCurl(run.request), 'as curl', toasts)}>
+            Copy as curl
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toFetch(run.request), 'as fetch', toasts)}>
+            Copy as fetch
+          </button>
+        </>
+      )}
       <button type="button" className="btn btn-small" onClick={() => void save()} title="Save the raw body to a file">
         Save…
       </button>

@@ -1,18 +1,11 @@
 /**
  * The run history of the Electron app: the SQLite store lives in main (src/main/history), and the
- * renderer reaches it through the bridge. HistoryBridge names the methods the preload is to expose;
- * the lead adds them to `window.jql` with one channel each.
+ * renderer reaches it through the bridge's `history:*` channels.
  */
+import type { JqlBridge } from '../../../shared/bridge.ts';
 import { DEFAULT_RETENTION, type HistoryQuery, type HistoryRun, type HistoryStore, type NewHistoryRun } from './history-types.ts';
 
-export interface HistoryBridge {
-  historyAdd(run: NewHistoryRun): Promise<HistoryRun>;
-  historyList(query: HistoryQuery): Promise<HistoryRun[]>;
-  historyGet(id: string): Promise<HistoryRun | null>;
-  historyDelete(id: string): Promise<void>;
-  historyClear(): Promise<void>;
-  historyCount(): Promise<number>;
-}
+export type HistoryBridge = Pick<JqlBridge, 'historyAdd' | 'historyList' | 'historyGet' | 'historyDelete' | 'historyClear' | 'historyCount'>;
 
 export class BridgeHistoryStore implements HistoryStore {
   readonly retention: number;

@@ -1,14 +1,13 @@
 /**
- * What the app records after each run: the lead calls `historyRunFrom` with the run's outcome and
- * hands the result to `HistoryStore.add`, then invalidates `historyKeys.all` so an open panel updates.
+ * What the app records after each run (state/run-log.ts reports them): `historyRunFrom` turns a
+ * run's outcome into a history record for `HistoryStore.add`; the app then invalidates
+ * `historyKeys.all` so an open panel updates.
  */
-import type { ResultView } from '../../response/result-view.ts';
+import type { RunOutcome } from '../../state/run-log.ts';
 import type { NewHistoryRun } from './history-types.ts';
 import { summarizeFailure, summarizeView } from './summarize-run.ts';
 
-export type RunOutcome =
-  | { kind: 'answered'; status: number; timeMs: number; size: number; view: ResultView }
-  | { kind: 'failed'; message: string; timeMs?: number };
+export type { RunOutcome } from '../../state/run-log.ts';
 
 export function historyRunFrom(connection: { id: string; name: string }, document: string, outcome: RunOutcome, at: number): NewHistoryRun {
   const base = { connectionId: connection.id, connectionName: connection.name, document, at };

@@ -11,12 +11,12 @@ import type { QueryInfoLevel } from '../../state/tabs-store.ts';
 import { EditorTabs } from './EditorTabs.tsx';
 import { QueryEditor } from './QueryEditor.tsx';
 import { TemplateMenu } from './TemplateMenu.tsx';
-import { useDescribes } from './use-describes.ts';
+import { useDescribes } from '../../state/use-describes.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
 
 export function QueryEditorPane(): JSX.Element {
-  const { tabs, connections, results, run } = useServices();
+  const { tabs, connections, results, run, workbench } = useServices();
   const tabState = useStore(tabs);
   const connState = useStore(connections);
   const resultState = useStore(results);
@@ -50,6 +50,8 @@ export function QueryEditorPane(): JSX.Element {
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       if (!(e.ctrlKey || e.metaKey) || e.key !== 'Enter' || e.defaultPrevented) return;
+      // Only while the Query view shows: elsewhere the keys belong to that view.
+      if (workbench.getSnapshot().view !== 'query') return;
       const target = e.target as HTMLElement | null;
       if (target?.closest('.monaco-editor, dialog')) return;
       e.preventDefault();
@@ -57,7 +59,7 @@ export function QueryEditorPane(): JSX.Element {
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+  }, [workbench]);
 
   const insertTemplate = (text: string) => {
     const editor = editorRef.current;

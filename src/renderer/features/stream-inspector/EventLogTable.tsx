@@ -46,6 +46,8 @@ function Row({ entry, selected, top, onSelect }: { entry: LogEntry; selected: bo
       role="row"
       aria-selected={selected}
       data-seq={entry.seq}
+      data-event={entry.event}
+      data-record={entry.recordId === null ? undefined : String(entry.recordId)}
       title={entry.replayed ? 'Replayed after a reconnect' : undefined}
       onClick={() => onSelect(entry.index)}
     >

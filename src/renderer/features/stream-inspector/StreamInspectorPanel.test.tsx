@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { FakeStreamServer } from './fake-stream-server.ts';
+import { FakeStreamServer, flush } from './fake-stream-server.ts';
 import { createStreamSession, StreamInspectorPanel, StreamSession } from './index.ts';
 import type { WebSocketLike } from './stream-socket.ts';
 
@@ -23,6 +23,20 @@ describe('StreamInspectorPanel', () => {
     expect(html).toContain('&quot;Printer&quot;');
     expect(html).toContain('seq 1041 · 2026-01-01T10:00:00Z · s1 · replayed');
     expect(html).toContain('placeholder="app.Model"');
+  });
+
+  it("shows each subscription's count and cursor as events arrive, not only when it changes state", async () => {
+    const server = new FakeStreamServer();
+    const session = new StreamSession({ connect: server.connect });
+    const id = session.addSubscription({ namespace: 'tickets.Ticket' });
+    session.connect();
+    await flush();
+    server.last.push({ type: 'subscribed', id, seq: 10 });
+    server.last.event(id, 11);
+    server.last.event(id, 12);
+    const html = renderToStaticMarkup(<StreamInspectorPanel session={session} describe={null} />);
+    expect(html).toContain('active · seq 12 · 2 events');
+    session.dispose();
   });
 
   it('uses the app filter editor when given', () => {

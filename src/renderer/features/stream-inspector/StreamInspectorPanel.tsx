@@ -41,6 +41,9 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
   const now = useNow(1000);
   const series = session.rates.series(now);
   const selected = state.selected !== null ? session.log.get(state.selected) : undefined;
+  // Read at each render (at most once a frame while events flow): the session's snapshot only
+  // changes when a subscription does, not on every event, so its counts and cursors would lag.
+  const subscriptions = session.client.subscriptions();
   const open = state.connection === 'open';
   const live = open || state.connection === 'connecting' || state.connection === 'waiting';
 
@@ -71,7 +74,7 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
 
       <div className={styles.side}>
         <SubscriptionBuilder describe={describe} onSubscribe={(spec, since) => session.addSubscription(spec, since)} renderFilterEditor={renderFilterEditor} />
-        <SubscriptionList subscriptions={state.subscriptions} onUnsubscribe={(id) => session.removeSubscription(id)} onRetry={(id) => session.client.retry(id)} />
+        <SubscriptionList subscriptions={subscriptions} onUnsubscribe={(id) => session.removeSubscription(id)} onRetry={(id) => session.client.retry(id)} />
       </div>
 
       <div className={styles.main}>

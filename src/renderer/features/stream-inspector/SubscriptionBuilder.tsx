@@ -3,7 +3,7 @@
  * subscriptions with their state, cursor and counts. The filter box can be replaced by the app's
  * Monaco editor (same completion as queries) through `renderFilterEditor`.
  */
-import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import type { SubscriptionState } from './stream-client.ts';
 import type { StreamSchema, SubscriptionSpec } from './stream-messages.ts';
@@ -30,6 +30,11 @@ export function SubscriptionBuilder({ describe, onSubscribe, renderFilterEditor 
   const known = namespaces.find((n) => n.namespace === draft.namespace.trim());
   const keys = useMemo(() => filterKeySuggestions(describe, draft.namespace.trim()), [describe, draft.namespace]);
   const set = (patch: Partial<SubscriptionDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  // The schema may arrive after the builder is drawn: offer its first namespace if none is typed yet.
+  const first = namespaces[0]?.namespace ?? '';
+  useEffect(() => {
+    if (first) setDraft((d) => (d.namespace === '' ? { ...d, namespace: first } : d));
+  }, [first]);
 
   const submit = () => {
     const result = validateDraft(draft, describe);

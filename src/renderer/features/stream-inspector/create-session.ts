@@ -1,7 +1,7 @@
 /**
  * A StreamSession for one connection in browser mode: a WebSocket to `{base}/jql-streams`, with the
- * token read at each (re)connect so a sign-in between two attempts is picked up. In Electron the
- * lead may pass another `connect` (a socket carried through main) to the StreamSession directly.
+ * token read at each (re)connect so a sign-in between two attempts is picked up. The desktop app
+ * passes `bridgeSocketConnector` (a socket carried by main) to the StreamSession instead.
  */
 import { browserSocketConnector, streamUrl, type WebSocketLike } from './stream-socket.ts';
 import { StreamSession, type StreamSessionOptions } from './stream-session.ts';

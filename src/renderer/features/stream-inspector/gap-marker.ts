@@ -34,7 +34,7 @@ export function judgeResume(subscription: string, since: number, latest: number,
     return { ...base, verdict: 'missed', reason: `${note}The server's event log restarted (its latest seq ${latest} is before the last seen ${since}): events in between are lost.` };
   }
   if (latest === since) {
-    return { ...base, verdict: 'nothing-missed', reason: `${note}Resumed at seq ${since}: nothing happened in between, nothing missed.` };
+    return { ...base, verdict: 'nothing-missed', reason: `${note}Resumed at seq ${since}: nothing missed.` };
   }
   const logged = latest - since;
   if (logged > retention) {
@@ -44,7 +44,7 @@ export function judgeResume(subscription: string, since: number, latest: number,
       reason: `${note}${logged} events were logged since seq ${since}, more than the server retains (${retention}): the oldest may be gone.`,
     };
   }
-  return { ...base, verdict: 'nothing-missed', reason: `${note}Resumed from seq ${since}: the server replays what was logged up to seq ${latest}, nothing missed.` };
+  return { ...base, verdict: 'nothing-missed', reason: `${note}Resumed from seq ${since}, replaying up to seq ${latest}: nothing missed.` };
 }
 
 export function refusedResume(subscription: string, since: number, message: string, closeCode: number | null): GapMarker {

@@ -5,3 +5,4 @@ export { createStreamSession, type BrowserSessionOptions } from './create-sessio
 export { browserSocketConnector, streamUrl, type ConnectStreamSocket, type StreamSocket } from './stream-socket.ts';
 export type { FilterEditorProps } from './SubscriptionBuilder.tsx';
 export type { SubscriptionSpec } from './stream-messages.ts';
+export { bridgeSocketConnector, type SocketBridge } from './bridge-stream-socket.ts';

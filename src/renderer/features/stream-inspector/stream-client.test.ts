@@ -214,7 +214,7 @@ describe('StreamClient', () => {
 
 describe('judgeResume', () => {
   it('says nothing was missed when nothing happened', () => {
-    expect(judgeResume('s1', 5, 5, 10, null)).toMatchObject({ verdict: 'nothing-missed', reason: 'Resumed at seq 5: nothing happened in between, nothing missed.' });
+    expect(judgeResume('s1', 5, 5, 10, null)).toMatchObject({ verdict: 'nothing-missed', reason: 'Resumed at seq 5: nothing missed.' });
     expect(judgeResume('s1', 5, 15, 10, null).verdict).toBe('nothing-missed');
     expect(judgeResume('s1', 5, 16, 10, null).verdict).toBe('possibly-missed');
   });

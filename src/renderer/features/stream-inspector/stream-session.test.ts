@@ -28,7 +28,7 @@ describe('StreamSession', () => {
         'deleted:3:9',
         'warn:Disconnected: the console fell behind (4008); reconnecting.',
         'info:Reconnected.',
-        `ok:${id}: The server dropped the stream because the console fell behind (4008). Resumed at seq 3: nothing happened in between, nothing missed.`,
+        `ok:${id}: The server dropped the stream because the console fell behind (4008). Resumed at seq 3: nothing missed.`,
         'error:internal_error: hiccup',
       ]);
       expect(session.rates.series(now).buckets.at(-1)?.counts).toEqual({ created: 1, deleted: 1 });

@@ -39,13 +39,17 @@ export function FileDrop({ label, required, file, errors, hint, onChange }: File
           onDrop={onDrop}
         >
           <input
-            // Remounted when the file changes, so the native input never shows a stale name.
+            // Remounted when the file changes, so picking the same file again still fires a change.
             key={file ? `${file.name}:${file.size}:${file.lastModified}` : 'none'}
             id={id}
             type="file"
+            className={styles.fileInput}
             aria-invalid={errors.length > 0}
             onChange={(e) => onChange(e.target.files?.[0] ?? null)}
           />
+          <label htmlFor={id} className={styles.button}>
+            {file ? 'Replace…' : 'Choose a file…'}
+          </label>
           {file ? (
             <span>
               {file.name} · {formatBytes(file.size)} · {file.type || 'application/octet-stream'}{' '}

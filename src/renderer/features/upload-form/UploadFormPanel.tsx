@@ -129,7 +129,7 @@ export function UploadFormPanel(props: UploadFormPanelProps) {
                     Upload
                   </button>
                   {!server && <span className={styles.hint}>Pick a connection first.</span>}
-                  {u.phase.kind === 'cancelled' && <span className={styles.hint}>Cancelled: nothing was stored.</span>}
+                  {u.phase.kind === 'cancelled' && <span className={styles.hint}>Cancelled before the server answered (an upload it had already received in full may still be stored).</span>}
                   {u.phase.kind === 'failed' && <span className={styles.error}>{u.phase.message}</span>}
                 </div>
               )}

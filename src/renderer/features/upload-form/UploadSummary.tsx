@@ -66,7 +66,7 @@ export interface FileLinksProps {
 export function FileLinks({ links, authClass, hasToken, onOpenFile, onDownloadFile }: FileLinksProps) {
   if (links.length === 0) return null;
   return (
-    <ul aria-label="Stored files">
+    <ul aria-label="Stored files" className={styles.files}>
       {links.map((link) => {
         const access = fileAccess(link, authClass, hasToken);
         return (
@@ -101,7 +101,7 @@ export function FileLinks({ links, authClass, hasToken, onOpenFile, onDownloadFi
 export function OutcomeLine({ outcome }: { outcome: UploadOutcome }) {
   const { response, view } = outcome;
   return (
-    <p className={view.failed ? styles.error : styles.ok} role="status">
+    <p className={view.failed ? styles.error : styles.ok} role="status" data-testid="upload-outcome">
       {response.status} {response.statusText} · {Math.round(response.timeMs)} ms · {formatBytes(response.body.byteLength)}
       {view.failed ? ' · the server refused the upload (see the fields above)' : view.sections[0]?.message ? ` · ${view.sections[0].message}` : ' · stored'}
     </p>

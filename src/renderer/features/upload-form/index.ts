@@ -3,3 +3,4 @@ export { UploadFormPanel, type UploadFormPanelProps } from './UploadFormPanel.ts
 export { createXhrUploadTransport, UploadCancelledError, UploadNetworkError, type UploadTransport, type UploadRequest, type UploadResponse, type UploadProgress } from './upload-transport.ts';
 export type { UploadOutcome } from './send-upload.ts';
 export type { FileLink } from './file-links.ts';
+export { createBridgeUploadTransport, type UploadBridge } from './bridge-upload-transport.ts';

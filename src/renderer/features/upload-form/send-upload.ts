@@ -20,6 +20,7 @@ export interface UploadOutcome {
 
 export function buildUploadRequest(server: ServerTarget, plan: UploadPlan): UploadRequest {
   return {
+    connectionId: server.connectionId,
     url: jqlEndpoint(server.baseUrl),
     headers: { Accept: 'application/json', ...authHeaders(server) },
     withCredentials: server.authClass === 'session',

@@ -58,7 +58,7 @@ describe('createXhrUploadTransport', () => {
     const transport = createXhrUploadTransport(() => xhr, () => clock);
     const progress: unknown[] = [];
     const pending = transport.upload(
-      { url: 'http://h/jql', headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' }, withCredentials: true, parts },
+      { connectionId: 'c1', url: 'http://h/jql', headers: { Authorization: 'Bearer t', 'Content-Type': 'application/json' }, withCredentials: true, parts },
       { onProgress: (p) => progress.push(p) },
     );
     expect(xhr.opened).toEqual(['PUT', 'http://h/jql']);
@@ -81,17 +81,17 @@ describe('createXhrUploadTransport', () => {
     const xhr = new FakeXhr();
     const transport = createXhrUploadTransport(() => xhr);
     const controller = new AbortController();
-    const pending = transport.upload({ url: 'u', headers: {}, withCredentials: false, parts }, { signal: controller.signal });
+    const pending = transport.upload({ connectionId: 'c1', url: 'u', headers: {}, withCredentials: false, parts }, { signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(UploadCancelledError);
     expect(xhr.aborted).toBe(true);
 
-    await expect(transport.upload({ url: 'u', headers: {}, withCredentials: false, parts }, { signal: controller.signal })).rejects.toBeInstanceOf(UploadCancelledError);
+    await expect(transport.upload({ connectionId: 'c1', url: 'u', headers: {}, withCredentials: false, parts }, { signal: controller.signal })).rejects.toBeInstanceOf(UploadCancelledError);
   });
 
   it('turns a network failure into UploadNetworkError', async () => {
     const xhr = new FakeXhr();
-    const pending = createXhrUploadTransport(() => xhr).upload({ url: 'http://gone/jql', headers: {}, withCredentials: false, parts }, {});
+    const pending = createXhrUploadTransport(() => xhr).upload({ connectionId: 'c1', url: 'http://gone/jql', headers: {}, withCredentials: false, parts }, {});
     xhr.onerror?.(progressEvent(0, 0));
     await expect(pending).rejects.toBeInstanceOf(UploadNetworkError);
   });
@@ -107,7 +107,7 @@ describe('sendUpload', () => {
   const plan: UploadPlan = { query: { __meta__: { namespace: 'tickets.Document', intent: 'create' } }, parts };
 
   it('addresses PUT {base}/jql with the bearer token', () => {
-    expect(buildUploadRequest(server, plan)).toEqual({ url: 'http://127.0.0.1:8787/api/jql', headers: { Accept: 'application/json', Authorization: 'Bearer tok' }, withCredentials: false, parts });
+    expect(buildUploadRequest(server, plan)).toEqual({ connectionId: 'c1', url: 'http://127.0.0.1:8787/api/jql', headers: { Accept: 'application/json', Authorization: 'Bearer tok' }, withCredentials: false, parts });
     expect(buildUploadRequest({ ...server, authClass: 'session', token: null }, plan).withCredentials).toBe(true);
   });
 

@@ -1,12 +1,13 @@
 /**
  * How the upload form sends a multipart request, apart from the app's JSON transport because it
  * needs upload progress and cancel. The browser implementation uses XMLHttpRequest (fetch reports no
- * upload progress); in Electron the lead maps this interface onto whatever carries uploads to a
- * remote server through main.
+ * upload progress); in Electron bridge-upload-transport.ts carries uploads through main.
  */
 import type { UploadPart } from './build-upload.ts';
 
 export interface UploadRequest {
+  /** The connection uploaded to (its cookie jar, in Electron). */
+  connectionId: string;
   url: string;
   headers: Record<string, string>;
   /** Send cookies cross-origin (session authentication). */

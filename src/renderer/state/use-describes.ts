@@ -4,11 +4,11 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { DescribeResult } from '../../../shared/protocol.ts';
-import type { Connection } from '../../state/connections-store.ts';
-import { schemaKeys } from '../../state/query-keys.ts';
-import { useServices } from '../../state/services.ts';
-import { fetchDescribe, type DescribeOutcome } from '../../transport/jql-client.ts';
+import type { DescribeResult } from '../../shared/protocol.ts';
+import type { Connection } from './connections-store.ts';
+import { schemaKeys } from './query-keys.ts';
+import { useServices } from './services.ts';
+import { fetchDescribe, type DescribeOutcome } from '../transport/jql-client.ts';
 
 export interface DescribeInfo {
   describe: DescribeResult | null;

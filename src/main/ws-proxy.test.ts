@@ -1,0 +1,125 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import type { WsClosedEvent, WsMessageEvent } from '../shared/bridge.ts';
+import { ProxyRequestError } from './http-proxy.ts';
+import { closeCode, closeReason, httpUrlOf, validateWsOpen, WsProxy } from './ws-proxy.ts';
+
+const servers: WebSocketServer[] = [];
+
+/** A real WebSocket server that echoes, remembers the Cookie header and closes on "bye". */
+async function echoServer() {
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const cookies: Array<string | undefined> = [];
+  const authorizations: Array<string | undefined> = [];
+  server.on('connection', (socket, req) => {
+    cookies.push(req.headers.cookie);
+    authorizations.push(req.headers.authorization);
+    socket.on('message', (data) => {
+      if (String(data) === 'bye') socket.close(4008, 'fell behind');
+      else socket.send(`echo:${String(data)}`);
+    });
+  });
+  return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/jql-streams`, cookies, authorizations };
+}
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    for (const client of server.clients) client.terminate();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+function proxy(cookie: string | null = null) {
+  const messages: WsMessageEvent[] = [];
+  const closed: WsClosedEvent[] = [];
+  let n = 0;
+  const p = new WsProxy({
+    create: (url, headers) => new WebSocket(url, { headers }),
+    cookieHeader: async () => cookie,
+    onMessage: (m) => messages.push(m),
+    onClosed: (c) => closed.push(c),
+    newId: () => `s${++n}`,
+    maxSockets: 2,
+  });
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  };
+  return { p, messages, closed, until };
+}
+
+describe('validateWsOpen', () => {
+  it('takes ws and wss URLs of a connection only', () => {
+    expect(validateWsOpen({ connectionId: 'c1', url: 'wss://h/jql-streams' })).toEqual({ connectionId: 'c1', url: 'wss://h/jql-streams' });
+    expect(validateWsOpen({ connectionId: 'c1', url: 'ws://h/', authorization: 'Bearer abc.def' })).toEqual({ connectionId: 'c1', url: 'ws://h/', authorization: 'Bearer abc.def' });
+    const refused = [
+      null,
+      { connectionId: 'c1', url: 'http://h/' },
+      { connectionId: 'c1', url: 'ws://u:p@h/' },
+      { connectionId: '../x', url: 'ws://h/' },
+      { connectionId: 'c1', url: 'ws://h/', authorization: 'Basic x' },
+      { connectionId: 'c1', url: 'ws://h/', authorization: 'Bearer a\r\nCookie: x' },
+    ];
+    for (const bad of refused) {
+      expect(() => validateWsOpen(bad)).toThrow(ProxyRequestError);
+    }
+  });
+
+  it('keeps close codes and reasons a client may send', () => {
+    expect([1000, 4000, 1006, 2000, 'x'].map(closeCode)).toEqual([1000, 4000, 1000, 1000, 1000]);
+    expect(closeReason('ok\r\n'.padEnd(200, 'x')).length).toBe(123);
+    expect(httpUrlOf('wss://h:1/jql-streams?x=1')).toBe('https://h:1/jql-streams?x=1');
+  });
+});
+
+describe('WsProxy', () => {
+  it('opens with the connection cookie, relays messages both ways and reports the close', async () => {
+    const server = await echoServer();
+    const { p, messages, closed, until } = proxy('jql_session=abc');
+    const { socketId } = await p.open({ connectionId: 'c1', url: server.url });
+    expect(server.cookies).toEqual(['jql_session=abc']);
+    expect(server.authorizations).toEqual([undefined]);
+    p.send(socketId, 'hello');
+    await until(() => messages.length > 0);
+    expect(messages).toEqual([{ socketId, data: 'echo:hello' }]);
+    p.send(socketId, 'bye');
+    await until(() => closed.length > 0);
+    expect(closed).toEqual([{ socketId, code: 4008, reason: 'fell behind' }]);
+    expect(p.size).toBe(0);
+    expect(() => p.send(socketId, 'x')).toThrow(/closed/);
+  });
+
+  it("sends a token connection's bearer token as a header", async () => {
+    const server = await echoServer();
+    const { p } = proxy();
+    await p.open({ connectionId: 'c1', url: server.url, authorization: 'Bearer tok' });
+    expect(server.authorizations).toEqual(['Bearer tok']);
+    expect(server.cookies).toEqual([undefined]);
+  });
+
+  it('rejects when the socket cannot open, and caps the number of sockets', async () => {
+    const { p } = proxy();
+    await expect(p.open({ connectionId: 'c1', url: 'ws://127.0.0.1:1/jql-streams' })).rejects.toThrow(/Could not open/);
+    expect(p.size).toBe(0);
+    const server = await echoServer();
+    await p.open({ connectionId: 'c1', url: server.url });
+    await p.open({ connectionId: 'c1', url: server.url });
+    await expect(p.open({ connectionId: 'c1', url: server.url })).rejects.toThrow(/Too many/);
+  });
+
+  it('closes on request, and drops every socket silently when the page goes away', async () => {
+    const server = await echoServer();
+    const { p, closed, until } = proxy();
+    const a = await p.open({ connectionId: 'c1', url: server.url });
+    p.close(a.socketId, 1000, 'closed by the console');
+    await until(() => closed.length > 0);
+    expect(closed[0]).toMatchObject({ socketId: a.socketId, code: 1000 });
+    await p.open({ connectionId: 'c1', url: server.url });
+    p.closeAll();
+    expect(p.size).toBe(0);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(closed).toHaveLength(1);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConnectionsStore, EMBEDDED_ID } from '../state/connections-store.ts';
+import { memoryStorage } from '../state/external-store.ts';
+import type { Platform } from '../state/platform.ts';
+import { RunLog, type RunRecord } from '../state/run-log.ts';
+import { createMemorySecretStore } from '../state/secret-store.ts';
+import { NetworkError, type HttpRequestSpec } from '../transport/transport.ts';
+import { runSide } from './run-diff-side.ts';
+
+function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body: string }>) {
+  const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
+  connections.setEmbedded('http://127.0.0.1:9', 'tok');
+  const sent: HttpRequestSpec[] = [];
+  const platform = {
+    transport: {
+      kind: 'browser',
+      async send(req: HttpRequestSpec) {
+        sent.push(req);
+        const { status, body } = await answer(req);
+        return { status, statusText: 'OK', headers: {}, body: new TextEncoder().encode(body).buffer as ArrayBuffer, timeMs: 7 };
+      },
+    },
+  } as unknown as Platform;
+  const runLog = new RunLog();
+  const recorded: RunRecord[] = [];
+  runLog.subscribe((r) => recorded.push(r));
+  return { services: { connections, platform, runLog }, sent, recorded };
+}
+
+describe('runSide (one side of a diff)', () => {
+  it("runs the document on the connection with its credentials, reads either envelope shape, and records the run", async () => {
+    const { services, sent, recorded } = setup(async () => ({ status: 200, body: '{"__payload__": [{"id": 1}], "__errors__": null, "__intent__": "retrieve"}' }));
+    const side = await runSide(services, EMBEDDED_ID, '{"__meta__": {}}', () => 50);
+    expect(sent[0]).toMatchObject({ url: 'http://127.0.0.1:9/jql?query_info_level=1', headers: { Authorization: 'Bearer tok' }, body: '{"__meta__": {}}' });
+    expect(side).toMatchObject({ label: 'Embedded server', status: 200, timeMs: 7, failure: null });
+    expect(side.view?.sections[0]?.payload).toEqual([{ id: 1 }]);
+    expect(recorded).toMatchObject([{ connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: '{"__meta__": {}}', outcome: { kind: 'answered', status: 200 }, at: 50 }]);
+  });
+
+  it('turns no answer into a failed side, also recorded', async () => {
+    const { services, recorded } = setup(async () => {
+      throw new NetworkError('Could not reach it');
+    });
+    const side = await runSide(services, EMBEDDED_ID, '{}');
+    expect(side).toMatchObject({ status: 0, failure: 'Could not reach it', view: null });
+    expect(recorded[0]?.outcome).toMatchObject({ kind: 'failed', message: 'Could not reach it' });
+    await expect(runSide(services, 'gone', '{}')).resolves.toMatchObject({ failure: 'The connection is gone.' });
+  });
+});

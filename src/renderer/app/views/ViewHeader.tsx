@@ -1,0 +1,30 @@
+/** The bar on top of a view: its name, what it does in a few words, and its connection picker. */
+import type { JSX, ReactNode } from 'react';
+import type { Connection } from '../../state/connections-store.ts';
+
+export function ViewHeader(props: { title: string; hint?: string; children?: ReactNode }): JSX.Element {
+  return (
+    <header className="view-head">
+      <h2 className="view-title">{props.title}</h2>
+      {props.hint && <span className="muted view-hint">{props.hint}</span>}
+      <span className="toolbar-spacer" />
+      {props.children}
+    </header>
+  );
+}
+
+export function ConnectionPicker(props: { label?: string; value: string; connections: Connection[]; onChange: (id: string) => void }): JSX.Element {
+  return (
+    <label className="toolbar-field" title="The server this view works on">
+      <span className="muted">{props.label ?? 'Connection'}</span>
+      <select className="conn-select" aria-label={props.label ?? 'Connection'} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.connections.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+            {c.signedIn || c.kind === 'embedded' ? '' : ' (not signed in)'}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
