@@ -73,7 +73,15 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   });
   registerFileRoute(app, state);
   // A subscribe message is small; 1 MiB leaves room for large filters.
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 1024 * 1024 },
+    // 1001 "going away" tells stream clients the server stopped (they resume with `since`), rather
+    // than the bare close (1005) the plugin sends by default.
+    preClose(done) {
+      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
+      done();
+    },
+  });
   registerStreamRoute(app, state, options.streams);
   return { app, state };
 }
