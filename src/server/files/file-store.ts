@@ -45,6 +45,7 @@ export class FileStore {
     const tempPath = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
     const hash = createHash('sha256');
     let size = 0;
+    const out = createWriteStream(tempPath, { flags: 'wx' });
     try {
       await pipeline(
         source,
@@ -55,9 +56,12 @@ export class FileStore {
             yield chunk;
           }
         },
-        createWriteStream(tempPath, { flags: 'wx' }),
+        out,
       );
     } catch (error) {
+      // The file may still be being opened when the source fails (a body cut right after a part):
+      // unlinking before the stream has closed would leave the file it then creates behind.
+      if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve()));
       await this.discard(tempPath);
       throw error;
     }

@@ -125,13 +125,26 @@ function textCondition(column: string, lookup: FilterLookup, value: string, para
   }
 }
 
+/**
+ * The longest value a pattern lookup or search takes. SQLite refuses LIKE and GLOB patterns over
+ * 50,000 bytes when it meets a row; this bound keeps every escaped pattern below that (a character
+ * is at most 4 bytes, an escaped one 2), so a longer value is an invalid_request, not an internal error.
+ */
+export const MAX_PATTERN_CHARS = 10_000;
+
+function checkPattern(value: string): void {
+  if (value.length > MAX_PATTERN_CHARS) fail('invalid_request', `A text to match may hold at most ${MAX_PATTERN_CHARS} characters`);
+}
+
 /** LIKE is case-insensitive for ASCII in SQLite; `\` escapes its wildcards. */
 export function escapeLike(value: string): string {
+  checkPattern(value);
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 /** GLOB is case-sensitive; brackets make its wildcards literal. */
 export function escapeGlob(value: string): string {
+  checkPattern(value);
   return value.replace(/[*?[]/g, (c) => `[${c}]`);
 }
 

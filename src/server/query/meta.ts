@@ -39,6 +39,14 @@ export interface ParsedMeta {
 }
 
 const AGGREGATES = new Set<AggregateFn>(['count', 'sum', 'avg', 'min', 'max']);
+
+/**
+ * Bounds on the size of a query's parts. Far above any real query, they keep a hostile one from
+ * compiling into SQL that SQLite refuses (at most 2,000 ORDER BY or result terms, expressions 1,000
+ * deep): such a query is an `invalid_request`, not an internal error.
+ */
+export const MAX_CONDITIONS = 256;
+export const MAX_ORDERING = 64;
 const SCHEMAS = new Set<SchemaKind>(['model', 'controller', 'nosql']);
 
 type Raw = Record<string, JsonValue>;
@@ -102,6 +110,7 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
         if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry === '' || entry === '-')) {
           invalidRequest('ordering must be an array of field paths', at(key));
         }
+        if ((value as string[]).length > MAX_ORDERING) invalidRequest(`ordering takes at most ${MAX_ORDERING} paths`, at(key));
         parsed.ordering = (value as string[]).map(fieldKey);
         break;
       case 'cache':
@@ -152,6 +161,7 @@ function readNamespace(value: JsonValue | undefined): { namespace: string; app: 
 
 function objectOf(value: JsonValue, key: string, fieldKey: (k: string) => string): Raw {
   if (!isPlainObject(value)) invalidRequest(`${key} must be an object`, at(key));
+  if (Object.keys(value as Raw).length > MAX_CONDITIONS) invalidRequest(`${key} takes at most ${MAX_CONDITIONS} entries`, at(key));
   return mapKeys(value as Raw, fieldKey);
 }
 
@@ -159,16 +169,19 @@ function readGroupBy(value: JsonValue, fieldKey: (k: string) => string): GroupBy
   const path = at('group_by');
   if (Array.isArray(value)) {
     if (value.length === 0 || value.some((entry) => typeof entry !== 'string')) invalidRequest('groupBy must list field paths', path);
+    if (value.length > MAX_ORDERING) invalidRequest(`groupBy takes at most ${MAX_ORDERING} paths`, path);
     return { by: (value as string[]).map(fieldKey), aggregates: [] };
   }
   if (!isPlainObject(value) || !Array.isArray(value.by) || value.by.length === 0 || value.by.some((e) => typeof e !== 'string')) {
     invalidRequest('groupBy must be an array of field paths or {"by": [...], "aggregates": {...}}', path);
   }
   const spec = value as { by: string[]; aggregates?: JsonValue };
+  if (spec.by.length > MAX_ORDERING) invalidRequest(`groupBy takes at most ${MAX_ORDERING} paths`, [...path, 'by']);
   for (const key of Object.keys(spec)) if (key !== 'by' && key !== 'aggregates') invalidRequest(`Unknown groupBy key "${key}"`, [...path, key]);
   const aggregates: GroupBySpec['aggregates'] = [];
   if (spec.aggregates !== undefined) {
     if (!isPlainObject(spec.aggregates)) invalidRequest('groupBy.aggregates must be an object', [...path, 'aggregates']);
+    if (Object.keys(spec.aggregates as Raw).length > MAX_ORDERING) invalidRequest(`groupBy.aggregates takes at most ${MAX_ORDERING} entries`, [...path, 'aggregates']);
     for (const [name, definition] of Object.entries(spec.aggregates as Raw)) {
       const entries = isPlainObject(definition) ? Object.entries(definition) : [];
       const [fn, field] = entries[0] ?? [];

@@ -6,6 +6,7 @@
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { STREAM_EVENTS, type StreamEventKind } from '../../shared/streams.ts';
+import { MAX_CONDITIONS } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
 
 export interface ParsedSubscribe {
@@ -70,6 +71,8 @@ export function parseClientMessage(text: string): ClientMessage {
   if (value.events !== undefined) subscribe.events = eventsOf(value.events, bad);
   if (value.filter !== undefined) {
     if (!isPlainObject(value.filter)) bad('"filter" must be an object, as in a query');
+    // The bound of a query's filter: past it SQLite would refuse the compiled match at delivery time.
+    if (Object.keys(value.filter as object).length > MAX_CONDITIONS) bad(`"filter" takes at most ${MAX_CONDITIONS} entries, as in a query`);
     subscribe.filter = value.filter as Record<string, JsonValue>;
   }
   if (value.fields !== undefined) {

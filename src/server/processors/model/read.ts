@@ -4,7 +4,8 @@
  * already tell the total, and one statement per nested level.
  */
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
-import type { ProcessorOutput, RequestContext } from '../../context.ts';
+import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import type { Row } from '../../db/sql-session.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import { JoinSet } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
@@ -46,7 +47,7 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
     const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(`SELECT count(*) AS n ${countFrom} ${where.sql}`, where.params)?.n as number);
-    const records = toRecords(ctx, selection, rows);
+    const records = toRecords(ctx, selection, rows, true);
     output = { payload: records, extras: { filtered, display: records.length } };
     models = modelsOf(selection);
     cacheable = !readsProtectedFiles(selection);
@@ -86,12 +87,41 @@ export function readOne(
   scopes: ReturnType<RequestContext['state']['access']['check']>,
 ): JsonObject {
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
-  const joins = new JoinSet(model);
-  const where = compileWhere(ctx.state.ws, model, { uniqueObject: meta.uniqueObject, filter: meta.filter, exclude: meta.exclude, scopes }, joins);
-  const rows = ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} LIMIT 2`, where.params);
+  const id = plainId(meta, scopes);
+  let rows: Row[];
+  if (id !== null) {
+    rows = ctx.sql.all(byIdSql(model, selection), [id]);
+  } else {
+    const joins = new JoinSet(model);
+    const where = compileWhere(ctx.state.ws, model, { uniqueObject: meta.uniqueObject, filter: meta.filter, exclude: meta.exclude, scopes }, joins);
+    rows = ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} LIMIT 2`, where.params);
+  }
   if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
   if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
-  return toRecords(ctx, selection, rows)[0] as JsonObject;
+  return toRecords(ctx, selection, rows, true)[0] as JsonObject;
+}
+
+/**
+ * `uniqueObject: {"id": n}` alone (no filter, exclude or row scope) is the most common read of all
+ * (every mutation reads its record back that way): its id, so that its SQL can be reused as is.
+ */
+function plainId(meta: Pick<ParsedMeta, 'uniqueObject' | 'filter' | 'exclude'>, scopes: Scopes): number | null {
+  if (scopes !== null || meta.filter !== undefined || meta.exclude !== undefined) return null;
+  const unique = meta.uniqueObject as Record<string, JsonValue>;
+  let keys = 0;
+  for (const _ in unique) keys++;
+  const id = unique.id;
+  return keys === 1 && Object.hasOwn(unique, 'id') && Number.isSafeInteger(id) ? (id as number) : null;
+}
+
+// The same text compileWhere() builds for that case, made once per selection: the statement cache
+// then finds it without building, flattening and hashing a new string on every request.
+const byIdStatements = new WeakMap<Selection, string>();
+
+function byIdSql(model: ModelDef, selection: Selection): string {
+  let sql = byIdStatements.get(selection);
+  if (sql === undefined) byIdStatements.set(selection, (sql = `SELECT ${selectList(selection)} ${new JoinSet(model).from()} WHERE t0."id" = ? LIMIT 2`));
+  return sql;
 }
 
 export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<ParsedMeta, 'exclude'>, data: Record<string, JsonValue>): Selection {

@@ -42,13 +42,32 @@ export function checkNestedAccess(ctx: RequestContext, selection: Selection, pat
   }
 }
 
-/** Serializes rows of `selection.model` and fills their nested selections. */
-export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]): JsonObject[] {
-  const records = rows.map((row) => {
-    const record: JsonObject = {};
-    for (const field of selection.columns) record[field.name] = fromSql(field, row[field.column]);
-    return record;
-  });
+const plainSelections = new WeakMap<Selection, boolean>();
+
+/** Whether a row of `selectList(selection)` already is its record: same keys, no value to convert. */
+function rowsAreRecords(selection: Selection): boolean {
+  let plain = plainSelections.get(selection);
+  if (plain === undefined) {
+    plain = selection.columns.every((field) => field.name === field.column && field.type !== 'boolean' && field.type !== 'json');
+    plainSelections.set(selection, plain);
+  }
+  return plain;
+}
+
+/**
+ * Serializes rows of `selection.model` and fills their nested selections. With `ownRows` (rows read
+ * by the caller for this alone, holding exactly the selected columns) a row that needs no conversion
+ * becomes its record as it is, instead of being copied key by key.
+ */
+export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[], ownRows = false): JsonObject[] {
+  const records =
+    ownRows && rowsAreRecords(selection)
+      ? (rows as JsonObject[])
+      : rows.map((row) => {
+          const record: JsonObject = {};
+          for (const field of selection.columns) record[field.name] = fromSql(field, row[field.column]);
+          return record;
+        });
   if (records.length === 0) return records;
   for (const field of selection.columns) if (field.type === 'file') fillFiles(ctx, field, records);
   for (const { field, selection: nested } of selection.refs) fillReference(ctx, field, nested, records);
@@ -113,7 +132,8 @@ function readNested(
   const params: SqlParam[] = [...where.params, JSON.stringify(keys)];
   const parent = parentColumn ? `, t0.${quote(parentColumn)} AS "__parent"` : '';
   const rows = ctx.sql.all(`SELECT ${selectList(selection)}${parent} ${joins.from()} ${whereSql} ${order}`, params);
-  return { rows, records: toRecords(ctx, selection, rows) };
+  // Rows with a parent column are not records as they are; and their parent ids are read afterwards.
+  return { rows, records: toRecords(ctx, selection, rows, !parentColumn) };
 }
 
 export function fromSql(field: FieldDef, value: unknown): JsonValue {

@@ -1,0 +1,76 @@
+/**
+ * `npm run bench`: every benchmark of issue 7 in one run, side by side on the same data, printing the
+ * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,console`,
+ * `--quick` (short runs, to try the harness), `--profile` (CPU profile of the JQL server under load),
+ * `--no-write` (print only), `--out FILE` (write the report there; a full run writes docs/benchmarks.md). Every server it starts is a child process on loopback, stopped at the end.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { consoleBench } from './console.ts';
+import { buildBenchData } from './data.ts';
+import { nestedBench } from './nested.ts';
+import { formatRatio, markdown, type Section } from './report.ts';
+import { retrieveBench } from './retrieve.ts';
+import { searchBench } from './search.ts';
+import { streamsBench } from './streams.ts';
+import { uploadsBench } from './uploads.ts';
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    quick: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    'no-write': { type: 'boolean', default: false },
+    out: { type: 'string' },
+  },
+});
+const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'console'];
+const wanted = new Set(values.only ? values.only.split(',') : ALL);
+const quick = values.quick ?? false;
+const memory = new Database(':memory:');
+process.env.BENCH_SQLITE_VERSION = (memory.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
+memory.close();
+
+const started = new Date();
+const t0 = performance.now();
+const log = (line: string) => console.log(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+log('building 100,000 items (and the search index) ...');
+const data = await buildBenchData(100_000);
+log(`data ready in ${(data.buildMs / 1000).toFixed(1)} s at ${data.dir}`);
+const sections: Section[] = [];
+const run = async (name: string, bench: () => Promise<Section>) => {
+  if (!wanted.has(name)) return;
+  log(`${name} ...`);
+  try {
+    const section = await bench();
+    sections.push(section);
+    for (const ratio of section.ratios) log(`  ${formatRatio(ratio)}`);
+  } catch (error) {
+    log(`  ${name} FAILED: ${(error as Error).stack ?? String(error)}`);
+    sections.push({ title: name, body: `Failed: ${(error as Error).message}`, ratios: [], done: false });
+    process.exitCode = 1;
+  }
+};
+try {
+  await run('retrieve', () => retrieveBench(data, { durationS: quick ? 2 : 4, rounds: quick ? 1 : 5, connections: 10, profile: values.profile ?? false }));
+  await run('search', () => searchBench(data, { repeats: quick ? 3 : 9 }));
+  await run('nested', () => nestedBench(data, { repeats: quick ? 2 : 5 }));
+  await run('uploads', () => uploadsBench(data, { bytes: quick ? 64 * 2 ** 20 : 2 ** 30 }));
+  await run('streams', () => streamsBench(data, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2 }));
+  await run('console', () => consoleBench(data));
+} finally {
+  rmSync(data.dir, { recursive: true, force: true });
+}
+const elapsed = (performance.now() - t0) / 1000;
+console.log('\nRatios:');
+for (const section of sections) for (const ratio of section.ratios) console.log(`  ${formatRatio(ratio)}`);
+for (const section of sections) if (!section.done) console.log(`  not done: ${section.title}`);
+const command = `npm run bench${values.only ? ` -- --only=${values.only}` : ''}${quick ? ' -- --quick' : ''}`;
+// docs/benchmarks.md holds full runs only; `--out FILE` writes any run's report there.
+const out = values.out ?? (!values['no-write'] && !quick && !values.only ? 'docs/benchmarks.md' : null);
+if (out) {
+  writeFileSync(out, markdown(sections, command, started, elapsed));
+  log(`wrote ${out}`);
+}
+log(`done in ${elapsed.toFixed(0)} s`);

@@ -1,0 +1,47 @@
+/**
+ * Runs `jql-console serve` as a child process on a given data directory (port 0), for the tests that
+ * kill it with SIGKILL and start it again on the same data. Loopback only; every wait is bounded.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../../bin/jql-console.mjs', import.meta.url));
+
+export interface ServeProcess {
+  url: string;
+  child: ChildProcess;
+  kill(): Promise<void>;
+}
+
+export function serve(workspace: string, dataDir: string, timeoutMs = 20_000): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', BIN, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, JQL_ADMIN: '' },
+  });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void kill();
+      reject(new Error(`serve did not start in ${timeoutMs} ms: ${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /listening on (http\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ url: match[1] as string, child, kill });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (output += String(chunk)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code}: ${output}`));
+    });
+  });
+}
