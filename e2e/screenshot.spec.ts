@@ -1,5 +1,6 @@
-/** Saves docs/screenshot.png: the main screen with a query, its rows and the SQL it ran. */
+/** The README's main-screen screenshot (docs/screenshot.png with `npm run screenshots`): the main screen with a query, its rows and the SQL it ran. */
 import { expect, test } from './fixtures/test.ts';
+import { screenshotPath } from './fixtures/screenshots.ts';
 
 test('main screen screenshot', async ({ app, page }) => {
   await app.setQuery({
@@ -14,5 +15,5 @@ test('main screen screenshot', async ({ app, page }) => {
   await app.run();
   await expect(app.tableRows.first()).toBeVisible();
   await expect(app.extras).toContainText('of');
-  await page.screenshot({ path: 'docs/screenshot.png' });
+  await page.screenshot({ path: screenshotPath('screenshot.png') });
 });

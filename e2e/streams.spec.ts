@@ -10,6 +10,7 @@ import { expect, REMOTE_ADMIN, test } from './fixtures/test.ts';
 import { freePort, startServer, type SpawnedServer } from './fixtures/serve.ts';
 import { ConsolePage } from './pages/console-page.ts';
 import { StreamsPage } from './pages/streams-page.ts';
+import { screenshotPath } from './fixtures/screenshots.ts';
 
 const CONNECTION = 'Stream server';
 const TICKET = 'tickets.Ticket';
@@ -70,7 +71,7 @@ test('a subscription shows another tab’s changes live and resumes without loss
     await expect(streams.subscription('s1')).toContainText('4 events');
     await expect(streams.subscription('s1')).not.toContainText('duplicates');
     await streams.eventRow('updated', id).click();
-    await page.screenshot({ path: 'docs/stream-inspector.png' });
+    await page.screenshot({ path: screenshotPath('stream-inspector.png') });
   } finally {
     await other.close();
     await server.stop();

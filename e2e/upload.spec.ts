@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './fixtures/test.ts';
 import { UploadPage } from './pages/upload-page.ts';
+import { screenshotPath } from './fixtures/screenshots.ts';
 
 /** Deterministic bytes that are not all the same, so a corrupted transfer cannot look intact. */
 function fileBytes(size: number): Buffer {
@@ -57,7 +58,7 @@ test('uploads a file with progress; the created record holds it and it downloads
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('contract.bin');
   expect(sha256(await readFile(await download.path()))).toBe(sha256(content));
-  await page.screenshot({ path: 'docs/upload-form.png' });
+  await page.screenshot({ path: screenshotPath('upload-form.png') });
 });
 
 test('catches a missing required field before sending', async ({ app, page }) => {
