@@ -71,27 +71,23 @@ export function detectShape(body: unknown, httpStatus: number, hints: NormalizeH
   return 'data-only';
 }
 
+/** Where each part of the answer lives in the two envelope shapes (PROTOCOL.md 3 and 3.3). */
+const ENVELOPE_KEYS = {
+  envelope: { payload: '__payload__', intent: '__intent__', message: '__message__', extras: '__extras__', errors: '__errors__', system: '__system__' },
+  flat: { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', system: 'system_info' },
+} as const;
+
 function commonOf(body: unknown, shape: EnvelopeShape): Common {
-  if (shape === 'envelope' && isObject(body)) {
+  if ((shape === 'envelope' || shape === 'flat') && isObject(body)) {
+    const keys = ENVELOPE_KEYS[shape];
     return {
       shape,
-      payload: (body.__payload__ ?? null) as JsonValue,
-      intent: str(body.__intent__),
-      message: str(body.__message__),
-      extras: extrasOf(body.__extras__),
-      errors: errorsOf(body.__errors__),
-      system: systemOf(body.__system__),
-    };
-  }
-  if (shape === 'flat' && isObject(body)) {
-    return {
-      shape,
-      payload: (body.data ?? null) as JsonValue,
-      intent: str(body.intent),
-      message: str(body.message),
-      extras: extrasOf(body.extras),
-      errors: errorsOf(body.errors),
-      system: systemOf(body.system_info),
+      payload: (body[keys.payload] ?? null) as JsonValue,
+      intent: str(body[keys.intent]),
+      message: str(body[keys.message]),
+      extras: extrasOf(body[keys.extras]),
+      errors: errorsOf(body[keys.errors]),
+      system: systemOf(body[keys.system]),
     };
   }
   return { shape, payload: body as JsonValue, intent: null, message: null, extras: null, errors: [], system: null };

@@ -3,6 +3,7 @@
  * what any server answers (an unknown or malformed message is dropped, never thrown).
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
+import type { EventMessage } from '../../../shared/streams.ts';
 
 export type StreamSchema = 'model' | 'nosql';
 
@@ -20,15 +21,8 @@ export type ClientMessage =
   | { type: 'unsubscribe'; id: string }
   | { type: 'ping' };
 
-export interface EventMessage {
-  type: 'event';
-  subscription: string;
-  event: string;
-  namespace: string;
-  seq: number;
-  at: string;
-  record: JsonValue;
-}
+// Events are read as the protocol defines them; only errors are read leniently (any server's codes).
+export type { EventMessage };
 
 export type ServerMessage =
   | { type: 'subscribed'; id: string; seq: number }
