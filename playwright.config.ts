@@ -1,13 +1,16 @@
 /**
- * e2e in Debian's Chromium (STACK.md: `npx playwright install` cannot work here) against a real
- * `jql-console serve` on a free port with a fresh data directory. The port and the directory are
- * chosen once by the runner and handed to its workers through the environment.
+ * e2e in Chromium against a real `jql-console serve` on a free port with a fresh data directory. The
+ * browser comes from scripts/chromium (JQL_CHROMIUM, Playwright's own, a system one, or the
+ * @sparticuz/chromium package), so a fresh machine needs nothing installed by hand. The port, the
+ * directory and the browser are chosen once by the runner and handed to its workers through the
+ * environment.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { chromiumForThisRun, type ChromiumChoice } from './scripts/chromium/resolve-chromium.ts';
 
 /** A free port, found synchronously (the config is evaluated before any server starts). */
 function freePort(): string {
@@ -20,10 +23,18 @@ process.env.JQL_E2E_DATA ??= mkdtempSync(join(tmpdir(), 'jql-e2e-'));
 const port = process.env.JQL_E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
 
-export const chromiumLaunchOptions = {
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-};
+let chromium: ChromiumChoice;
+try {
+  const first = process.env.JQL_CHROMIUM_RESOLVED === undefined;
+  chromium = chromiumForThisRun();
+  if (first) console.log(`Browser tests run in ${chromium.executablePath} (${chromium.source}).`);
+} catch (error) {
+  // One sentence for the whole run, not a launch failure per spec.
+  console.error((error as Error).message);
+  process.exit(1);
+}
+
+const chromiumLaunchOptions = { executablePath: chromium.executablePath, args: chromium.args };
 
 export default defineConfig({
   testDir: 'e2e',
