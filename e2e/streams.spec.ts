@@ -36,7 +36,7 @@ test('a subscription shows another tab’s changes live and resumes without loss
     // Act: another tab (its own browser context) changes a ticket.
     const writer = new ConsolePage(await other.newPage());
     await writer.open();
-    await writer.addConnection(CONNECTION, server.url, REMOTE_ADMIN);
+    await writer.addConnection(CONNECTION, server.url, REMOTE_ADMIN, { kind: 'development' });
     const title = `Streamed ticket ${Date.now()}`;
     await writer.runOn(CONNECTION, { __meta__: { namespace: TICKET, intent: 'create' }, title, priority: 2 });
     const created = streams.log.locator('[data-event="created"]');

@@ -6,7 +6,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { JqlBridge } from '../../shared/bridge.ts';
 import { BridgeHistoryStore, historyKeys, historyRunFrom, IdbHistoryStore, MemoryHistoryStore, type HistoryStore } from '../features/history/index.ts';
-import { SavedQueriesStore } from '../features/saved-queries/index.ts';
+import type { SavedQueriesStore } from '../features/saved-queries/index.ts';
 import { bridgeSocketConnector, createStreamSession, StreamSession, streamUrl } from '../features/stream-inspector/index.ts';
 import { createBridgeUploadTransport, createXhrUploadTransport, type UploadTransport } from '../features/upload-form/index.ts';
 import type { RunLog } from '../state/run-log.ts';
@@ -40,7 +40,7 @@ export function recordRuns(runLog: RunLog, history: HistoryStore, queryClient: Q
   });
 }
 
-export function createWorkbenchServices(services: Services, bridge: JqlBridge | undefined = window.jql): WorkbenchServices {
+export function createWorkbenchServices(services: Services, savedQueries: SavedQueriesStore, bridge: JqlBridge | undefined = window.jql): WorkbenchServices {
   const { connections, queryClient, platform, runLog } = services;
   const history = historyStore(bridge);
   recordRuns(runLog, history, queryClient, (message) => services.toasts.show(message, 'error'));
@@ -61,7 +61,7 @@ export function createWorkbenchServices(services: Services, bridge: JqlBridge | 
 
   return {
     history,
-    savedQueries: new SavedQueriesStore(window.localStorage),
+    savedQueries,
     uploadTransport: bridge ? createBridgeUploadTransport(bridge) : createXhrUploadTransport(),
     streams: new StreamSessions(connections, makeSession),
     openExternal: bridge ? (url) => void bridge.openExternal(url) : undefined,
