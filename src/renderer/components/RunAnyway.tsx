@@ -6,25 +6,29 @@
 import { useState, type FormEvent, type JSX } from 'react';
 import { Dialog } from './Dialog.tsx';
 
-export function RunAnywayDialog(props: { sentence: string; confirmName: string; onConfirm: () => void; onClose: () => void }): JSX.Element {
+/** The confirmation of "Run once anyway": the sentence again, and on production the name to type. */
+export function RunAnywayDialog(props: { sentence: string; confirmName: string | null; onConfirm: () => void; onClose: () => void }): JSX.Element {
   const [typed, setTyped] = useState('');
-  const matches = typed === props.confirmName;
+  const matches = props.confirmName === null || typed === props.confirmName;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!matches) return;
-    props.onClose();
+    // Confirm first: a caller waiting on the answer takes the first one.
     props.onConfirm();
+    props.onClose();
   };
   return (
     <Dialog title="Run once anyway" onClose={props.onClose} testId="run-anyway-dialog">
       <form className="form" onSubmit={submit}>
         <p className="form-note">{props.sentence}</p>
-        <label className="field">
-          <span>
-            Type <strong>{props.confirmName}</strong> to send it this once
-          </span>
-          <input value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus spellCheck={false} autoComplete="off" aria-label="Connection name" />
-        </label>
+        {props.confirmName !== null && (
+          <label className="field">
+            <span>
+              Type <strong>{props.confirmName}</strong> to send it this once
+            </span>
+            <input value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus spellCheck={false} autoComplete="off" aria-label="Connection name" />
+          </label>
+        )}
         <div className="form-actions">
           <button type="button" className="btn" onClick={props.onClose}>
             Cancel
@@ -53,7 +57,7 @@ export function RefusedWrite(props: { sentence: string; confirmName: string | nu
         </p>
       )}
       <p className="muted small">Read-only mode is switched per connection (Edit in the sidebar).</p>
-      {confirming && runAnyway && props.confirmName && (
+      {confirming && runAnyway && props.confirmName !== null && (
         <RunAnywayDialog sentence={props.sentence} confirmName={props.confirmName} onConfirm={runAnyway} onClose={() => setConfirming(false)} />
       )}
     </div>

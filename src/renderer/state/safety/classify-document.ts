@@ -4,9 +4,10 @@
  * `retrieve`, `retrieveOne` and `count` read; every other intent writes, an unknown one included.
  * A controller intent reads only when the server's describe lists it in the controller's `readOnly`
  * (an intent not listed, or a server without describe, counts as one that writes). A document that
- * is not JSON cannot run at all and is left to the server to refuse.
+ * is not JSON, or a query without an intent, cannot run at all and is left to the server to refuse.
  */
 import type { DescribeResult } from '../../../shared/protocol.ts';
+import { findVariables, substituteVariables } from '../variables.ts';
 
 /** `what` is a clause with its subject: "this document deletes tickets.Ticket records". */
 export type DocumentEffect = { writes: false } | { writes: true; what: string };
@@ -34,9 +35,10 @@ function controllerReadOnly(describe: DescribeResult | null, namespace: string, 
 /** What one query does, or null when it reads. */
 function queryWrite(query: Obj, describe: DescribeResult | null): string | null {
   const meta = query.__meta__;
-  if (!isObj(meta)) return null;
+  // Without a meta object or an intent the server refuses the query before running anything.
+  if (!isObj(meta) || typeof meta.intent !== 'string') return null;
   const namespace = typeof meta.namespace === 'string' ? meta.namespace : '(no namespace)';
-  const intent = typeof meta.intent === 'string' ? meta.intent : '';
+  const intent = meta.intent;
   const schema = meta.schema === undefined ? 'model' : meta.schema;
   if (schema === 'controller') {
     if (controllerReadOnly(describe, namespace, intent)) return null;
@@ -78,3 +80,15 @@ export function classifyDocument(text: string, describe: DescribeResult | null):
 
 /** A multipart `PUT /jql` always stores something. */
 export const UPLOAD_EFFECT: DocumentEffect = { writes: true, what: 'this upload sends files to be stored (a multipart PUT)' };
+
+
+/**
+ * The effect of a document whose `{{variables}}` are not filled yet (the Diff's document before it
+ * knows each side's values): each placeholder stands for a string that names no intent, so a
+ * variable can never hide a write (an intent that is a variable is not a known read).
+ */
+export function classifyTemplate(text: string, describe: DescribeResult | null): DocumentEffect {
+  const unknown = Object.fromEntries(findVariables(text).map((v) => [v.name, `{{${v.name}}}`]));
+  const filled = substituteVariables(text, unknown);
+  return classifyDocument(filled.ok ? filled.text : text, describe);
+}

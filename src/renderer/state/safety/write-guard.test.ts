@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DescribeResult } from '../../../shared/protocol.ts';
-import { classifyDocument, intentKey, UPLOAD_EFFECT } from './classify-document.ts';
+import { classifyDocument, classifyTemplate, intentKey, UPLOAD_EFFECT } from './classify-document.ts';
 import { defaultReadOnly, DEPLOYMENT_KINDS } from './connection-kinds.ts';
 import { refuseInDiff, refuseWrite } from './write-guard.ts';
 
@@ -54,8 +54,15 @@ describe('classifyDocument', () => {
     expect(classifyDocument(many, null)).toMatchObject({ what: expect.stringContaining('and 2 more write') });
   });
 
-  it('leaves a document that is not JSON to the server', () => {
+  it('never lets a {{variable}} hide a write', () => {
+    expect(classifyTemplate('{"__meta__": {"namespace": "tickets.Ticket", "intent": "{{intent}}"}}', null)).toMatchObject({ writes: true });
+    expect(classifyTemplate('{"__meta__": {"namespace": "tickets.Ticket", "intent": "delete", "uniqueObject": {"id": {{id}}}}}', null)).toMatchObject({ writes: true });
+    expect(classifyTemplate('{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "limit": {{n}}}}', null)).toEqual({ writes: false });
+  });
+
+  it('leaves a document that is not JSON, or a query without an intent, to the server', () => {
     expect(classifyDocument('{"__meta__": ', null)).toEqual({ writes: false });
+    expect(classifyDocument('{"__meta__": {"namespace": "tickets.Ticket"}}', null)).toEqual({ writes: false });
     expect(intentKey('retrieve_One')).toBe('retrieveone');
   });
 });
