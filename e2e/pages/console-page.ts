@@ -85,6 +85,36 @@ export class ConsolePage {
     return this.page.locator('.monaco-hover:not(.hidden)');
   }
 
+  // Safety: kinds, read-only mode, Cancel
+  /** The kind (and read-only mark) beside the Run button. */
+  get runTarget(): Locator {
+    return this.page.getByTestId('run-target');
+  }
+  connectionKind(name: string): Locator {
+    return this.connection(name).getByTestId('connection-kind');
+  }
+  get cancelButton(): Locator {
+    return this.page.getByRole('button', { name: /^Cancel Esc/ });
+  }
+  get refusal(): Locator {
+    return this.page.getByTestId('write-refused');
+  }
+  get runAnywayButton(): Locator {
+    return this.refusal.getByRole('button', { name: 'Run once anyway' });
+  }
+  get runAnywayDialog(): Locator {
+    return this.page.getByTestId('run-anyway-dialog');
+  }
+  get cancelled(): Locator {
+    return this.page.getByTestId('response-cancelled');
+  }
+  get failure(): Locator {
+    return this.page.getByTestId('response-failed');
+  }
+  get toasts(): Locator {
+    return this.page.locator('.toaster .toast');
+  }
+
   // Response
   get status(): Locator {
     return this.page.getByTestId('response-status');
