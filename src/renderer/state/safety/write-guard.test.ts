@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { classifyDocument, classifyTemplate, intentKey, UPLOAD_EFFECT } from './classify-document.ts';
 import { defaultReadOnly, DEPLOYMENT_KINDS } from './connection-kinds.ts';
+import { redactSecrets } from './redact-secrets.ts';
 import { refuseInDiff, refuseWrite } from './write-guard.ts';
 
 const q = (namespace: string, intent: string, extra: Record<string, unknown> = {}) => JSON.stringify({ __meta__: { namespace, intent, ...extra } });
@@ -87,5 +88,14 @@ describe('read-only mode', () => {
   it('refuses every write in Diff, whatever the connections', () => {
     expect(refuseInDiff(classifyDocument(q('tickets.Ticket', 'delete'), null))).toBe('Diff never writes: this document deletes tickets.Ticket records, so it is not sent to either side.');
     expect(refuseInDiff(classifyDocument(q('tickets.Ticket', 'retrieve'), null))).toBeNull();
+  });
+});
+
+describe('redactSecrets', () => {
+  it('replaces the values of password, token and secret keys, and nothing else', () => {
+    const login = '{\n  "__meta__": {"namespace": "system.User", "intent": "login", "schema": "controller"},\n  "username": "admin",\n  "password": "hunter\\"2"\n}';
+    expect(redactSecrets(login)).toBe('{\n  "__meta__": {"namespace": "system.User", "intent": "login", "schema": "controller"},\n  "username": "admin",\n  "password": "(redacted)"\n}');
+    expect(redactSecrets('{"new_password":"a","apiKey":"k","refreshToken":"t","title":"password reset"}')).toBe('{"new_password":"(redacted)","apiKey":"(redacted)","refreshToken":"(redacted)","title":"password reset"}');
+    expect(redactSecrets('{"filter": {"title__icontains": "token"}}')).toBe('{"filter": {"title__icontains": "token"}}');
   });
 });
