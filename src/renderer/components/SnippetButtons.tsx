@@ -3,11 +3,12 @@
  * (no Authorization). A signed-in one opens a menu: with $JQL_TOKEN (the default, no secret in the
  * snippet), with my token (the toast says the snippet now holds a secret), or as anyone.
  */
-import { useEffect, useRef, useState, type JSX } from 'react';
+import { useCallback, useRef, useState, type JSX } from 'react';
 import { useServices } from '../state/services.ts';
 import { snippetChoices, toCurl, toFetch, type SnippetAuth } from '../transport/request-snippets.ts';
 import type { HttpRequestSpec } from '../transport/transport.ts';
 import { copyToClipboard } from './clipboard.ts';
+import { useDismiss } from './use-dismiss.ts';
 
 type Kind = 'curl' | 'fetch';
 
@@ -24,21 +25,11 @@ function SnippetButton(props: { kind: Kind; request: HttpRequestSpec; username: 
   const { toasts } = useServices();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
   const choices = snippetChoices(props.request);
   const session = props.request.withCredentials && !choices.includes('token');
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, ref, close);
 
   const copy = (auth: SnippetAuth) => {
     setOpen(false);
