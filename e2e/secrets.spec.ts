@@ -4,9 +4,6 @@
  * with ?token= in its URL); no URL the page opens carries a token, checked from every request and
  * socket the page makes; and a password typed in a login document is not kept in the history.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, REMOTE_ADMIN, test } from './fixtures/test.ts';
 import { startServer } from './fixtures/serve.ts';
 import { HistoryPage } from './pages/history-page.ts';
@@ -14,7 +11,7 @@ import { StreamsPage } from './pages/streams-page.ts';
 
 test('no token in any URL the page opens, in the console log while a stream server is down, or in the history', async ({ app, page, baseURL }) => {
   test.setTimeout(90_000);
-  const server = await startServer({ corsOrigin: new URL(baseURL!).origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}`, dataDir: mkdtempSync(join(tmpdir(), 'jql-e2e-secrets-')) });
+  const server = await startServer({ corsOrigin: new URL(baseURL!).origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}` });
   try {
     // Every token the page holds: the local admin's (the embedded server hands it to loopback pages) and each sign-in's.
     const tokens = new Set<string>([((await (await fetch(`${baseURL}/console-config.json`)).json()) as { localAdminToken: string }).localAdminToken]);
