@@ -74,6 +74,13 @@ test('a write that fails says what was not saved, and the document stays in the 
   await expect(app.toasts.filter({ hasText: 'Not saved: the tab "Ticket · retrieve" (the storage for this console is full). The document stays in the editor' })).toBeVisible();
   await expect(app.editorTabs.first()).toContainText('not saved');
   await expect.poll(() => app.editorContent()).toContain('typed while the disk was full');
+  // Leaving the page now would lose it: the browser asks first (and the page stays when told to).
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await asked;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.dismiss();
+  expect(page.isClosed()).toBe(false);
 
   await app.showView('Saved');
   await saved.saveName.fill('Not kept');

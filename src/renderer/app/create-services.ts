@@ -69,7 +69,16 @@ export function createServices(platform: Platform, documents: LoadedDocuments): 
     },
   };
   void connections.loadSecrets();
+  // Write what is pending as soon as the page may go away (hidden first, then unloaded).
   window.addEventListener('pagehide', () => void tabs.flush());
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && void tabs.flush());
+  // A tab whose document could not be stored exists only in this page: a browser asks before leaving.
+  // (Not in the desktop app, where preventing unload would silently keep the window from closing.)
+  if (platform.kind === 'browser') {
+    window.addEventListener('beforeunload', (e) => {
+      if (Object.values(tabs.getSnapshot().unsaved).includes('failed')) e.preventDefault();
+    });
+  }
   const services: Services = {
     platform,
     connections,
