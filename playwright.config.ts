@@ -6,7 +6,7 @@
  * environment.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -19,7 +19,12 @@ function freePort(): string {
 }
 
 process.env.JQL_E2E_PORT ??= freePort();
-process.env.JQL_E2E_DATA ??= mkdtempSync(join(tmpdir(), 'jql-e2e-'));
+if (process.env.JQL_E2E_DATA === undefined) {
+  // Made by the runner (workers inherit it): removed when the runner exits, after the server stopped.
+  const dataDir = mkdtempSync(join(tmpdir(), 'jql-e2e-'));
+  process.env.JQL_E2E_DATA = dataDir;
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
 const port = process.env.JQL_E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
 

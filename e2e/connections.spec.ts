@@ -69,3 +69,19 @@ test('edits and deletes a remote connection', async ({ app, page }) => {
   await app.connection('Nowhere').getByRole('button', { name: 'Delete' }).click();
   await expect(app.connection('Nowhere')).toHaveCount(0);
 });
+
+test('after "Sign in as…" another user, "Back to local admin" returns to the local admin without a reload', async ({ app, page }) => {
+  await expect(app.connectionUser('Embedded server')).toHaveText('local-admin');
+  await app.signInEmbeddedAs({ username: 'viewer', password: 'viewer-demo' });
+  // A delete of a ticket that does not exist: the viewer may not delete at all, the admin is told it is not there.
+  const missing = { __meta__: { namespace: 'tickets.Ticket', intent: 'delete', uniqueObject: { id: 987654 } } };
+  await app.runOn('Embedded server', missing, /^403/);
+
+  await app.connection('Embedded server').getByRole('button', { name: 'Back to local admin' }).click();
+
+  await expect(app.connectionUser('Embedded server')).toHaveText('local-admin');
+  await expect(app.connection('Embedded server').getByRole('button', { name: 'Back to local admin' })).toHaveCount(0);
+  await app.run();
+  await expect(app.status).toHaveText(/^404/);
+  await expect(page.getByText('Signed in as the local admin again')).toBeVisible();
+});

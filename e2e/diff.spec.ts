@@ -11,7 +11,7 @@ const FIRST_FIVE = { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve'
 test('compares the same query on two connections', async ({ app, page, remoteServer }) => {
   const diff = new DiffPage(page);
   // Arrange: the deployment's ticket 3 renamed and ticket 5 deleted; the query in the editor.
-  await app.addConnection('Deployment', remoteServer.url, REMOTE_ADMIN);
+  await app.addConnection('Deployment', remoteServer.url, REMOTE_ADMIN, { kind: 'staging' });
   await app.runOn('Deployment', { __meta__: { namespace: 'tickets.Ticket', intent: 'update', uniqueObject: { id: 3 } }, title: 'Renamed on the deployment' });
   await app.runOn('Deployment', { __meta__: { namespace: 'tickets.Ticket', intent: 'delete', uniqueObject: { id: 5 } } }, /^(200|404)/);
   await app.setQuery(FIRST_FIVE);

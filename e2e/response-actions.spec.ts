@@ -19,11 +19,13 @@ test('copies a cell, a row and the request as curl', async ({ app, page }) => {
   await page.getByRole('button', { name: 'Copy row' }).click();
   await expect.poll(async () => JSON.parse(await clipboard(page)).id).toBe(1);
 
-  await page.getByRole('button', { name: 'Copy as curl' }).click();
+  await page.getByRole('button', { name: /^Copy as curl/ }).click();
+  await page.getByRole('menuitem', { name: /^with \$JQL_TOKEN/ }).click();
+  await expect.poll(() => clipboard(page)).toMatch(/^# This request runs as a signed-in user/);
   const curl = await clipboard(page);
-  expect(curl).toMatch(/^curl -X POST 'http:\/\/127\.0\.0\.1:\d+\/jql'/);
-  // The local admin's token is not in the snippet, only a variable for it.
-  expect(curl).toContain('Bearer $JQL_TOKEN');
+  expect(curl).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/jql'/m);
+  // The local admin's token is not in the snippet, only a variable for it (e2e/snippets.spec.ts runs it).
+  expect(curl).toContain('Bearer ${JQL_TOKEN:?');
   expect(curl).toMatch(/"namespace": ?"tickets.Ticket"/);
 });
 

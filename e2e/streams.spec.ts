@@ -3,7 +3,7 @@
  * server is then stopped and restarted on the same port and data, and the subscription resumes from
  * the last sequence number it saw, losing nothing. The spec runs its own server for that.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, REMOTE_ADMIN, test } from './fixtures/test.ts';
@@ -36,7 +36,7 @@ test('a subscription shows another tab’s changes live and resumes without loss
     // Act: another tab (its own browser context) changes a ticket.
     const writer = new ConsolePage(await other.newPage());
     await writer.open();
-    await writer.addConnection(CONNECTION, server.url, REMOTE_ADMIN);
+    await writer.addConnection(CONNECTION, server.url, REMOTE_ADMIN, { kind: 'development' });
     const title = `Streamed ticket ${Date.now()}`;
     await writer.runOn(CONNECTION, { __meta__: { namespace: TICKET, intent: 'create' }, title, priority: 2 });
     const created = streams.log.locator('[data-event="created"]');
@@ -75,6 +75,7 @@ test('a subscription shows another tab’s changes live and resumes without loss
   } finally {
     await other.close();
     await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
 

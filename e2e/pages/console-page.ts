@@ -61,7 +61,7 @@ export class ConsolePage {
     return this.page.getByRole('button', { name: 'New tab' });
   }
   get runButton(): Locator {
-    return this.page.getByRole('button', { name: /^Run/ });
+    return this.page.getByRole('button', { name: /^(Run|Running…) (Ctrl|⌘)/ });
   }
   get connectionSelect(): Locator {
     return this.page.getByLabel('Connection of this tab');
@@ -83,6 +83,36 @@ export class ConsolePage {
   }
   get hover(): Locator {
     return this.page.locator('.monaco-hover:not(.hidden)');
+  }
+
+  // Safety: kinds, read-only mode, Cancel
+  /** The kind (and read-only mark) beside the Run button. */
+  get runTarget(): Locator {
+    return this.page.getByTestId('run-target');
+  }
+  connectionKind(name: string): Locator {
+    return this.connection(name).getByTestId('connection-kind');
+  }
+  get cancelButton(): Locator {
+    return this.page.getByRole('button', { name: /^Cancel Esc/ });
+  }
+  get refusal(): Locator {
+    return this.page.getByTestId('write-refused');
+  }
+  get runAnywayButton(): Locator {
+    return this.refusal.getByRole('button', { name: 'Run once anyway' });
+  }
+  get runAnywayDialog(): Locator {
+    return this.page.getByTestId('run-anyway-dialog');
+  }
+  get cancelled(): Locator {
+    return this.page.getByTestId('response-cancelled');
+  }
+  get failure(): Locator {
+    return this.page.getByTestId('response-failed');
+  }
+  get toasts(): Locator {
+    return this.page.locator('.toaster .toast');
   }
 
   // Response
@@ -120,11 +150,15 @@ export class ConsolePage {
     return this.page.getByTestId('sql-statement');
   }
 
-  /** Adds a remote connection and signs in to it, as a person does from the sidebar. */
-  async addConnection(name: string, url: string, user: { username: string; password: string }): Promise<void> {
+  /**
+   * Adds a remote connection and signs in to it, as a person does from the sidebar. A remote
+   * connection is production (read-only) unless a kind is chosen; specs that write pick development.
+   */
+  async addConnection(name: string, url: string, user: { username: string; password: string }, options: { kind?: 'development' | 'staging' | 'production' } = {}): Promise<void> {
     await this.addConnectionButton.click();
     await this.connectionDialog.getByLabel('Name').fill(name);
     await this.connectionDialog.getByLabel('Server URL').fill(url);
+    if (options.kind) await this.connectionDialog.getByLabel('Kind').selectOption(options.kind);
     await this.connectionDialog.getByRole('button', { name: 'Add connection' }).click();
     await this.signInDialog.getByLabel('Username').fill(user.username);
     await this.signInDialog.getByLabel('Password').fill(user.password);

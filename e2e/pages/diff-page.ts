@@ -14,6 +14,22 @@ export class DiffPage {
   get right(): Locator {
     return this.root.getByLabel('Right connection');
   }
+  /** "Two connections" or "Same connection, two users". */
+  mode(name: string): Locator {
+    return this.root.getByRole('radiogroup', { name: 'Compare' }).getByRole('radio', { name });
+  }
+  get identities(): Locator {
+    return this.root.getByRole('region', { name: 'Identities' });
+  }
+  get leftIdentity(): Locator {
+    return this.root.getByLabel('Left identity');
+  }
+  get rightIdentity(): Locator {
+    return this.root.getByLabel('Right identity');
+  }
+  get refusal(): Locator {
+    return this.root.getByTestId('diff-refusal');
+  }
   get runButton(): Locator {
     return this.root.getByRole('button', { name: 'Run on both' });
   }

@@ -115,6 +115,15 @@ describe('Electron main', () => {
     expect(existsSync(join(h.userData, 'history.sqlite'))).toBe(true);
   });
 
+  it('keeps the tabs and saved collections in SQLite under the user data folder', async () => {
+    const console = { senderFrame: { url: 'app://console/index.html', parent: null } };
+    const call = (channel: string, ...args: unknown[]) => Promise.resolve(h.ipcListeners.get(channel)!(console, ...args));
+    await call('documents:write', [{ key: 'tab:t1', value: '{"text":"x"}' }]);
+    await expect(call('documents:get', 'tab:t1')).resolves.toBe('{"text":"x"}');
+    await expect(call('documents:get', '../etc/passwd')).rejects.toThrow('document key');
+    expect(existsSync(join(h.userData, 'documents.sqlite'))).toBe(true);
+  });
+
   it('opens one locked-down window on the app URL', () => {
     expect(h.windows).toHaveLength(1);
     const prefs = h.windows[0]!.options.webPreferences as Record<string, unknown>;

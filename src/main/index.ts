@@ -17,6 +17,8 @@ import { appHandlers } from './ipc/app-handlers.ts';
 import { SqliteHistoryStore } from './history/sqlite-history-store.ts';
 import { fileHandlers } from './ipc/file-handlers.ts';
 import { historyHandlers } from './ipc/history-handlers.ts';
+import { documentHandlers } from './ipc/document-handlers.ts';
+import { SqliteDocumentStore } from './documents/sqlite-document-store.ts';
 import { httpHandlers } from './ipc/http-handlers.ts';
 import { registerIpcHandlers } from './ipc/register.ts';
 import { secretHandlers } from './ipc/secret-handlers.ts';
@@ -99,6 +101,7 @@ const sockets = new WsProxy({
 });
 
 let history: SqliteHistoryStore | null = null;
+let documents: SqliteDocumentStore | null = null;
 
 const embedded = new EmbeddedServer({
   start: startServer,
@@ -184,6 +187,7 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionAllowed(permission));
 
   history = SqliteHistoryStore.open(join(userData, 'history.sqlite'));
+  documents = SqliteDocumentStore.open(join(userData, 'documents.sqlite'));
 
   registerIpcHandlers(ipcMain, {
     isTrusted: (event) => isTrustedSender(event, isAppUrl),
@@ -211,6 +215,7 @@ void app.whenReady().then(async () => {
       ...uploadHandlers(uploads),
       ...wsHandlers(sockets),
       ...historyHandlers(history),
+      ...documentHandlers(documents),
     },
   });
 
@@ -236,5 +241,6 @@ app.on('before-quit', (event) => {
   quitting = true;
   sockets.closeAll();
   history?.close();
+  documents?.close();
   void embedded.stop().finally(() => app.quit());
 });

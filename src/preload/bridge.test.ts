@@ -37,6 +37,8 @@ describe('createBridge', () => {
     await bridge.historyDelete('h1');
     await bridge.historyClear();
     await bridge.historyCount();
+    await bridge.documentsGet('tabs');
+    await bridge.documentsWrite([{ key: 'tabs', value: '{}' }]);
     const channels = ipc.invoke.mock.calls.map((c) => c[0]);
     expect(new Set(channels)).toEqual(new Set(INVOKE_CHANNELS));
     expect(ipc.invoke).toHaveBeenCalledWith('secrets:set', 'token:a', 'v');
@@ -73,6 +75,8 @@ describe('createBridge', () => {
         'historyDelete',
         'historyClear',
         'historyCount',
+        'documentsGet',
+        'documentsWrite',
       ].sort(),
     );
     expect(Object.values(bridge).every((v) => typeof v === 'function')).toBe(true);

@@ -47,5 +47,7 @@ export function createBridge(ipc: IpcRendererLike): JqlBridge {
     historyDelete: (id) => invoke('history:delete', id),
     historyClear: () => invoke('history:clear'),
     historyCount: () => invoke('history:count'),
+    documentsGet: (key) => invoke('documents:get', key),
+    documentsWrite: (changes) => invoke('documents:write', changes),
   };
 }

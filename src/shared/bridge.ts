@@ -100,6 +100,15 @@ export interface WsClosedEvent {
   reason: string;
 }
 
+/** One change to the console's stored documents (editor tabs, saved collections): a value, or null to delete. */
+export interface DocumentChange {
+  key: string;
+  value: string | null;
+}
+
+/** Document keys are short names the renderer chooses, e.g. `tab:tab-1a2b` or `saved-queries`. */
+export const DOCUMENT_KEY_PATTERN = /^[A-Za-z0-9:._-]{1,200}$/;
+
 export interface BridgeInvokeMap {
   'app:get-info': { args: []; result: AppInfo };
   'http:request': { args: [request: ProxyRequest]; result: ProxyResponse };
@@ -121,6 +130,8 @@ export interface BridgeInvokeMap {
   'history:delete': { args: [id: string]; result: void };
   'history:clear': { args: []; result: void };
   'history:count': { args: []; result: number };
+  'documents:get': { args: [key: string]; result: string | null };
+  'documents:write': { args: [changes: DocumentChange[]]; result: void };
 }
 
 export interface BridgeEventMap {
@@ -158,6 +169,8 @@ export const INVOKE_CHANNELS = [
   'history:delete',
   'history:clear',
   'history:count',
+  'documents:get',
+  'documents:write',
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = ['embedded:changed', 'workspace:recent-changed', 'http:upload-progress', 'ws:message', 'ws:closed'] as const satisfies readonly EventChannel[];
@@ -193,4 +206,8 @@ export interface JqlBridge {
   historyDelete(id: string): Promise<void>;
   historyClear(): Promise<void>;
   historyCount(): Promise<number>;
+  /** The console's own documents (tabs, saved collections) in SQLite: one key's value, or null. */
+  documentsGet(key: string): Promise<string | null>;
+  /** Writes several keys in one transaction: all of them or none. */
+  documentsWrite(changes: DocumentChange[]): Promise<void>;
 }

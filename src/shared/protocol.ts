@@ -198,6 +198,8 @@ export interface DescribeController {
   intents: string[];
   permissions: Record<string, string[]>;
   files?: Record<string, string[]>;
+  /** Intents that change nothing (PROTOCOL.md 6); an intent not listed is treated as one that writes. */
+  readOnly?: string[];
 }
 
 export interface DescribeCollection {

@@ -26,7 +26,13 @@ export interface SubscribeMessage {
   since?: number;
 }
 
-export type StreamClientMessage = SubscribeMessage | { type: 'unsubscribe'; id: string } | { type: 'ping' };
+/** The credential as the socket's first message, instead of `?token=` in the URL. */
+export interface AuthMessage {
+  type: 'auth';
+  token: string;
+}
+
+export type StreamClientMessage = SubscribeMessage | { type: 'unsubscribe'; id: string } | { type: 'ping' } | AuthMessage;
 
 export interface SubscribedMessage {
   type: 'subscribed';
@@ -61,4 +67,5 @@ export type StreamServerMessage =
   | { type: 'unsubscribed'; id: string }
   | EventMessage
   | StreamErrorMessage
-  | { type: 'pong' };
+  | { type: 'pong' }
+  | { type: 'authenticated'; user: { id: number; username: string } };

@@ -37,6 +37,8 @@ function allHandlers(): Handlers {
     'history:delete': vi.fn(),
     'history:clear': vi.fn(),
     'history:count': vi.fn(() => 0),
+    'documents:get': vi.fn(() => null),
+    'documents:write': vi.fn(),
   };
 }
 

@@ -3,6 +3,7 @@
  * types in shared/bridge.ts are enforced here before any handler runs.
  */
 import { SECRET_KEY_PATTERN, type InvokeArgs, type InvokeChannel, type SaveFileRequest } from '../../shared/bridge.ts';
+import { parseDocumentChanges, parseDocumentKey } from '../documents/validate.ts';
 import { parseHistoryQuery, parseNewRun, parseRunId } from '../history/validate.ts';
 import { validateProxyRequest } from '../http-proxy.ts';
 import { validateUploadRequest } from '../upload-proxy.ts';
@@ -58,6 +59,8 @@ export const validators: Validators = {
   'history:delete': (args) => [parseRunId(args[0])],
   'history:clear': none,
   'history:count': none,
+  'documents:get': (args) => [parseDocumentKey(args[0])],
+  'documents:write': (args) => [parseDocumentChanges(args[0])],
 };
 
 /** A file name for the save dialog: no directories, no characters that file systems refuse. */

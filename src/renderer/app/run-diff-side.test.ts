@@ -5,7 +5,7 @@ import type { Platform } from '../state/platform.ts';
 import { RunLog, type RunRecord } from '../state/run-log.ts';
 import { createMemorySecretStore } from '../state/secret-store.ts';
 import { NetworkError, type HttpRequestSpec } from '../transport/transport.ts';
-import { runSide } from './run-diff-side.ts';
+import { DIFF_IDENTITY_JAR, runSide } from './run-diff-side.ts';
 
 function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body: string }>) {
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
@@ -30,7 +30,7 @@ function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body:
 describe('runSide (one side of a diff)', () => {
   it("runs the document on the connection with its credentials, reads either envelope shape, and records the run", async () => {
     const { services, sent, recorded } = setup(async () => ({ status: 200, body: '{"__payload__": [{"id": 1}], "__errors__": null, "__intent__": "retrieve"}' }));
-    const side = await runSide(services, EMBEDDED_ID, '{"__meta__": {}}', () => 50);
+    const side = await runSide(services, { connectionId: EMBEDDED_ID }, '{"__meta__": {}}', () => 50);
     expect(sent[0]).toMatchObject({ url: 'http://127.0.0.1:9/jql?query_info_level=1', headers: { Authorization: 'Bearer tok' }, body: '{"__meta__": {}}' });
     expect(side).toMatchObject({ label: 'Embedded server', status: 200, timeMs: 7, failure: null });
     expect(side.view?.sections[0]?.payload).toEqual([{ id: 1 }]);
@@ -41,9 +41,28 @@ describe('runSide (one side of a diff)', () => {
     const { services, recorded } = setup(async () => {
       throw new NetworkError('Could not reach it');
     });
-    const side = await runSide(services, EMBEDDED_ID, '{}');
+    const side = await runSide(services, { connectionId: EMBEDDED_ID }, '{}');
     expect(side).toMatchObject({ status: 0, failure: 'Could not reach it', view: null });
     expect(recorded[0]?.outcome).toMatchObject({ kind: 'failed', message: 'Could not reach it' });
-    await expect(runSide(services, 'gone', '{}')).resolves.toMatchObject({ failure: 'The connection is gone.' });
+    await expect(runSide(services, { connectionId: 'gone' }, '{}')).resolves.toMatchObject({ failure: 'The connection is gone.' });
+  });
+
+  it('never sends a write, whatever the connection: the side says why and nothing is recorded', async () => {
+    const { services, sent, recorded } = setup(async () => ({ status: 200, body: '{}' }));
+    const del = '{"__meta__": {"namespace": "tickets.Ticket", "intent": "delete", "uniqueObject": {"id": 5}}}';
+    const side = await runSide(services, { connectionId: EMBEDDED_ID }, del);
+    expect(side).toMatchObject({ status: 0, failure: 'Diff never writes: this document deletes tickets.Ticket records, so it is not sent to either side.' });
+    const multi = JSON.stringify({ a: { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve' } }, b: JSON.parse(del) });
+    expect((await runSide(services, { connectionId: EMBEDDED_ID }, multi)).failure).toContain('Diff never writes');
+    expect(sent).toEqual([]);
+    expect(recorded).toEqual([]);
+  });
+
+  it('runs as another identity on the same connection: its token, or none, in a cookie jar of its own', async () => {
+    const { services, sent } = setup(async () => ({ status: 200, body: '{"__payload__": [], "__errors__": null}' }));
+    await runSide(services, { connectionId: EMBEDDED_ID, label: 'Embedded server as viewer', token: 'viewer-token' }, '{"__meta__": {}}');
+    await runSide(services, { connectionId: EMBEDDED_ID, label: 'Embedded server as anyone', token: null }, '{"__meta__": {}}');
+    expect(sent[0]).toMatchObject({ connectionId: DIFF_IDENTITY_JAR, url: 'http://127.0.0.1:9/jql?query_info_level=1', headers: { Authorization: 'Bearer viewer-token' }, withCredentials: false });
+    expect(sent[1]?.headers.Authorization).toBeUndefined();
   });
 });

@@ -24,6 +24,17 @@ describe('recordRuns', () => {
     ]);
   });
 
+  it('never records a password or token typed in a document', async () => {
+    const runLog = new RunLog();
+    const history = new MemoryHistoryStore();
+    recordRuns(runLog, history, new QueryClient(), vi.fn());
+    runLog.record({ connection: { id: 'embedded', name: 'E' }, document: '{"__meta__": {"namespace": "system.User", "intent": "login", "schema": "controller"}, "username": "admin", "password": "admin-demo"}', outcome: { kind: 'failed', message: 'x' }, at: 1 });
+    await vi.waitFor(async () => expect(await history.count()).toBe(1));
+    const [run] = await history.list();
+    expect(run?.document).not.toContain('admin-demo');
+    expect(run?.document).toContain('"password": "(redacted)"');
+  });
+
   it('reports a history that fails instead of failing the run', async () => {
     const runLog = new RunLog();
     const onError = vi.fn();

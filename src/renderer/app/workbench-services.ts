@@ -6,10 +6,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { JqlBridge } from '../../shared/bridge.ts';
 import { BridgeHistoryStore, historyKeys, historyRunFrom, IdbHistoryStore, MemoryHistoryStore, type HistoryStore } from '../features/history/index.ts';
-import { SavedQueriesStore } from '../features/saved-queries/index.ts';
+import type { SavedQueriesStore } from '../features/saved-queries/index.ts';
 import { bridgeSocketConnector, createStreamSession, StreamSession, streamUrl } from '../features/stream-inspector/index.ts';
 import { createBridgeUploadTransport, createXhrUploadTransport, type UploadTransport } from '../features/upload-form/index.ts';
 import type { RunLog } from '../state/run-log.ts';
+import { redactSecrets } from '../state/safety/redact-secrets.ts';
 import type { Services } from '../state/services.ts';
 import { StreamSessions } from './stream-sessions.ts';
 
@@ -30,17 +31,20 @@ function historyStore(bridge: JqlBridge | undefined): HistoryStore {
   return typeof indexedDB !== 'undefined' ? new IdbHistoryStore(indexedDB) : new MemoryHistoryStore();
 }
 
-/** Every run reported to the run log goes into the history; an open history panel then refreshes. */
+/**
+ * Every run reported to the run log goes into the history (with the values of password and token
+ * keys redacted: the history is on disk); an open history panel then refreshes.
+ */
 export function recordRuns(runLog: RunLog, history: HistoryStore, queryClient: QueryClient, onError: (message: string) => void): () => void {
   return runLog.subscribe((run) => {
     history
-      .add(historyRunFrom(run.connection, run.document, run.outcome, run.at))
+      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at))
       .then(() => queryClient.invalidateQueries({ queryKey: historyKeys.all }))
       .catch((err: unknown) => onError(`The run was not recorded in the history: ${(err as Error).message}`));
   });
 }
 
-export function createWorkbenchServices(services: Services, bridge: JqlBridge | undefined = window.jql): WorkbenchServices {
+export function createWorkbenchServices(services: Services, savedQueries: SavedQueriesStore, bridge: JqlBridge | undefined = window.jql): WorkbenchServices {
   const { connections, queryClient, platform, runLog } = services;
   const history = historyStore(bridge);
   recordRuns(runLog, history, queryClient, (message) => services.toasts.show(message, 'error'));
@@ -61,7 +65,7 @@ export function createWorkbenchServices(services: Services, bridge: JqlBridge | 
 
   return {
     history,
-    savedQueries: new SavedQueriesStore(window.localStorage),
+    savedQueries,
     uploadTransport: bridge ? createBridgeUploadTransport(bridge) : createXhrUploadTransport(),
     streams: new StreamSessions(connections, makeSession),
     openExternal: bridge ? (url) => void bridge.openExternal(url) : undefined,

@@ -71,6 +71,53 @@ describe('ConnectionsStore', () => {
     expect(seen).toEqual([1, 2]);
   });
 
+  it('gives each connection a kind: local for the embedded one, production and read-only for a remote one unless told', () => {
+    const storage = memoryStorage();
+    const store = new ConnectionsStore(storage, createMemorySecretStore());
+    store.setEmbedded('http://e', 'admin-token');
+    const prod = store.add(draft);
+    const dev = store.add({ ...draft, name: 'Dev', deployment: 'development' });
+    const stage = store.add({ ...draft, name: 'Stage', deployment: 'staging', readOnly: true });
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ deployment: 'local', readOnly: false });
+    expect(store.get(prod)).toMatchObject({ deployment: 'production', readOnly: true });
+    expect(store.get(dev)).toMatchObject({ deployment: 'development', readOnly: false });
+    expect(store.get(stage)).toMatchObject({ deployment: 'staging', readOnly: true });
+    store.setReadOnly(prod, false);
+    store.setReadOnly(EMBEDDED_ID, true);
+    const again = new ConnectionsStore(storage, createMemorySecretStore());
+    again.setEmbedded('http://e', 'admin-token');
+    expect(again.get(prod)).toMatchObject({ deployment: 'production', readOnly: false });
+    expect(again.get(EMBEDDED_ID)).toMatchObject({ readOnly: true });
+  });
+
+  it('reads a connection saved by an older version (no kind) as production in read-only mode', () => {
+    const storage = memoryStorage();
+    storage.setItem('jql.connections.v1', JSON.stringify({ connections: [{ id: 'c1', name: 'Old', baseUrl: 'https://h', authClass: 'jwt', user: null }] }));
+    expect(new ConnectionsStore(storage, createMemorySecretStore()).get('c1')).toMatchObject({ deployment: 'production', readOnly: true });
+  });
+
+  it('brings the local admin back after signing the embedded connection in as someone else', async () => {
+    const store = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
+    store.setEmbedded('http://e', 'admin-token');
+    expect(store.get(EMBEDDED_ID)?.canRestoreLocalAdmin).toBeFalsy();
+    await store.signIn(EMBEDDED_ID, 'agent-token', { username: 'agent' });
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ user: { username: 'agent' }, canRestoreLocalAdmin: true });
+    expect(store.target(EMBEDDED_ID)?.token).toBe('agent-token');
+    store.restoreLocalAdmin();
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
+    expect(store.target(EMBEDDED_ID)?.token).toBe('admin-token');
+  });
+
+  it('says when the list of connections cannot be stored', () => {
+    const storage = memoryStorage();
+    storage.setItem = () => {
+      throw new Error('QuotaExceededError');
+    };
+    const errors: string[] = [];
+    new ConnectionsStore(storage, createMemorySecretStore(), { onSaveError: (m) => errors.push(m) }).add(draft);
+    expect(errors).toEqual([expect.stringMatching(/^Not saved: the list of connections \(QuotaExceededError\)/)]);
+  });
+
   it('ignores a corrupt saved list', () => {
     const storage = memoryStorage();
     storage.setItem('jql.connections.v1', '{not json');

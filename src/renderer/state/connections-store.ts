@@ -1,11 +1,13 @@
 /**
  * The connections: the embedded one (the server this console came with, signed in as the local
- * admin) and any number of remote ones. Names, URLs and the signed-in user's name are kept in
- * localStorage; tokens only in the SecretStore, and in memory while the app runs.
+ * admin) and any number of remote ones. Each has a deployment kind (local, development, staging,
+ * production) and a read-only switch (state/safety). Names, URLs, kinds and the signed-in user's
+ * name are kept in localStorage; tokens only in the SecretStore, and in memory while the app runs.
  */
 import type { AuthenticationClass } from '../../shared/protocol.ts';
 import type { ServerTarget, SignedInUser } from '../transport/jql-client.ts';
 import { ExternalStore, newId, readJson, writeJson, type KeyValueStorage } from './external-store.ts';
+import { DEFAULT_REMOTE_KIND, defaultReadOnly, isDeploymentKind, type DeploymentKind } from './safety/connection-kinds.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export const EMBEDDED_ID = 'embedded';
@@ -20,12 +22,20 @@ export interface Connection {
   /** Who the stored token belongs to, as the server said at sign-in. */
   user: SignedInUser | null;
   signedIn: boolean;
+  /** What it points at; shown as a colour and a word wherever the connection is used. */
+  deployment: DeploymentKind;
+  /** Refuse mutating requests (unless run once anyway). */
+  readOnly: boolean;
+  /** Embedded only: signed in as someone other than the local admin, who can be brought back. */
+  canRestoreLocalAdmin?: boolean;
 }
 
 export interface ConnectionDraft {
   name: string;
   baseUrl: string;
   authClass: AuthenticationClass;
+  deployment?: DeploymentKind;
+  readOnly?: boolean;
 }
 
 export interface ConnectionsState {
@@ -36,7 +46,15 @@ export interface ConnectionsState {
 }
 
 interface Persisted {
-  connections: Array<Pick<Connection, 'id' | 'name' | 'baseUrl' | 'authClass' | 'user'>>;
+  connections: Array<Pick<Connection, 'id' | 'name' | 'baseUrl' | 'authClass' | 'user' | 'deployment' | 'readOnly'>>;
+  /** The embedded connection's read-only switch (the rest of it comes from the server). */
+  embedded?: { readOnly: boolean };
+}
+
+/** A remote connection saved without a kind (an older version) is production, read-only: the safe guess. */
+function remoteKind(c: Partial<Connection>): { deployment: DeploymentKind; readOnly: boolean } {
+  const deployment = isDeploymentKind(c.deployment) && c.deployment !== 'local' ? c.deployment : DEFAULT_REMOTE_KIND;
+  return { deployment, readOnly: typeof c.readOnly === 'boolean' ? c.readOnly : defaultReadOnly(deployment) };
 }
 
 const tokenKey = (id: string) => `token:${id}`;
@@ -45,15 +63,20 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   private tokens = new Map<string, string>();
   private storage: KeyValueStorage;
   private secrets: SecretStore;
+  private localAdminToken: string | null = null;
+  private embeddedReadOnly: boolean;
+  private readonly onSaveError: (message: string) => void;
 
-  constructor(storage: KeyValueStorage, secrets: SecretStore) {
+  constructor(storage: KeyValueStorage, secrets: SecretStore, options: { onSaveError?: (message: string) => void } = {}) {
     const saved = readJson<Persisted>(storage, STORAGE_KEY);
     const remotes: Connection[] = (saved?.connections ?? [])
       .filter((c) => typeof c?.id === 'string' && typeof c.baseUrl === 'string')
-      .map((c) => ({ ...c, kind: 'remote', signedIn: false, user: c.user ?? null, authClass: c.authClass === 'session' ? 'session' : 'jwt' }));
+      .map((c) => ({ ...c, kind: 'remote', signedIn: false, user: c.user ?? null, authClass: c.authClass === 'session' ? 'session' : 'jwt', ...remoteKind(c) }));
     super({ connections: remotes, embeddedPending: true, embeddedError: null });
     this.storage = storage;
     this.secrets = secrets;
+    this.embeddedReadOnly = saved?.embedded?.readOnly === true;
+    this.onSaveError = options.onSaveError ?? (() => {});
   }
 
   /** Reads the stored tokens of remote connections (async: in Electron they come from main). */
@@ -80,6 +103,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   /** The embedded connection, first in the list; its token is the local admin's and is never stored. */
   setEmbedded(baseUrl: string, localAdminToken: string | undefined): void {
+    this.localAdminToken = localAdminToken ?? null;
     if (localAdminToken) this.tokens.set(EMBEDDED_ID, localAdminToken);
     else this.tokens.delete(EMBEDDED_ID);
     const embedded: Connection = {
@@ -90,6 +114,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
       authClass: 'jwt',
       user: localAdminToken ? { username: 'local admin' } : null,
       signedIn: !!localAdminToken,
+      deployment: 'local',
+      readOnly: this.embeddedReadOnly,
     };
     const others = this.getSnapshot().connections.filter((c) => c.id !== EMBEDDED_ID);
     this.setState({ connections: [embedded, ...others], embeddedPending: false, embeddedError: null });
@@ -105,7 +131,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   add(draft: ConnectionDraft): string {
     const id = newId('conn');
-    const connection: Connection = { id, kind: 'remote', ...draft, user: null, signedIn: false };
+    const connection: Connection = { id, kind: 'remote', ...draft, ...remoteKind(draft), user: null, signedIn: false };
     this.setState({ ...this.getSnapshot(), connections: [...this.getSnapshot().connections, connection] });
     this.persist();
     return id;
@@ -116,7 +142,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     const c = this.get(id);
     if (!c || c.kind !== 'remote') return;
     const changedServer = c.baseUrl !== draft.baseUrl || c.authClass !== draft.authClass;
-    this.patch(id, { ...draft, ...(changedServer ? { user: null, signedIn: false } : {}) });
+    this.patch(id, { ...draft, ...remoteKind({ deployment: draft.deployment ?? c.deployment, readOnly: draft.readOnly ?? c.readOnly }), ...(changedServer ? { user: null, signedIn: false } : {}) });
     if (changedServer) await this.forgetToken(id);
     this.persist();
   }
@@ -128,15 +154,30 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.persist();
   }
 
+  /** Read-only mode on or off, for any connection (the embedded one included). */
+  setReadOnly(id: string, readOnly: boolean): void {
+    if (!this.get(id)) return;
+    if (id === EMBEDDED_ID) this.embeddedReadOnly = readOnly;
+    this.patch(id, { readOnly });
+    this.persist();
+  }
+
+  /** After "Sign in as…" another user on the embedded connection: back to the local admin. */
+  restoreLocalAdmin(): void {
+    if (!this.localAdminToken) return;
+    this.tokens.set(EMBEDDED_ID, this.localAdminToken);
+    this.patch(EMBEDDED_ID, { user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
+  }
+
   async signIn(id: string, token: string, user: SignedInUser): Promise<void> {
     this.tokens.set(id, token);
-    this.patch(id, { user, signedIn: true });
+    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
     if (id !== EMBEDDED_ID) await this.secrets.set(tokenKey(id), token);
     this.persist();
   }
 
   async signOut(id: string): Promise<void> {
-    this.patch(id, { user: null, signedIn: false });
+    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
     await this.forgetToken(id);
     this.persist();
   }
@@ -159,7 +200,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   private persist(): void {
     const connections = this.getSnapshot()
       .connections.filter((c) => c.kind === 'remote')
-      .map(({ id, name, baseUrl, authClass, user }) => ({ id, name, baseUrl, authClass, user }));
-    writeJson(this.storage, STORAGE_KEY, { connections } satisfies Persisted);
+      .map(({ id, name, baseUrl, authClass, user, deployment, readOnly }) => ({ id, name, baseUrl, authClass, user, deployment, readOnly }));
+    const error = writeJson(this.storage, STORAGE_KEY, { connections, embedded: { readOnly: this.embeddedReadOnly } } satisfies Persisted);
+    if (error) this.onSaveError(`Not saved: the list of connections (${error.message}). It holds until this window closes.`);
   }
 }

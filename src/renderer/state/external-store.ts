@@ -50,12 +50,16 @@ export function readJson<T>(storage: KeyValueStorage, key: string): T | null {
   }
 }
 
-/** Storage may be full or disabled; losing non-secret UI state is better than failing the app. */
-export function writeJson(storage: KeyValueStorage, key: string, value: unknown): void {
+/**
+ * Storage may be full or disabled; losing UI state (which view shows) is better than failing the
+ * app. Returns the error for callers whose data the user would miss, so they can say so.
+ */
+export function writeJson(storage: KeyValueStorage, key: string, value: unknown): Error | null {
   try {
     storage.setItem(key, JSON.stringify(value));
-  } catch {
-    // ignored on purpose, see above
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
   }
 }
 

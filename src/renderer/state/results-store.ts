@@ -24,7 +24,11 @@ export interface RunDone {
 export type RunState =
   | { status: 'running'; runId: number; request: HttpRequestSpec; startedAt: number }
   | RunDone
-  | { status: 'failed'; runId: number; request: HttpRequestSpec | null; message: string; at: number };
+  | { status: 'failed'; runId: number; request: HttpRequestSpec | null; message: string; at: number }
+  /** Not sent: a write on a read-only connection (state/safety/write-guard.ts). */
+  | { status: 'refused'; runId: number; sentence: string; confirmName: string | null; at: number }
+  /** The user cancelled it while it ran; the document is untouched. */
+  | { status: 'cancelled'; runId: number; request: HttpRequestSpec; afterMs: number; at: number };
 
 export type ResultsState = Readonly<Record<string, RunState>>;
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequestSpec, HttpResult, Transport } from '../transport/transport.ts';
-import { NetworkError } from '../transport/transport.ts';
+import { CancelledError, NetworkError } from '../transport/transport.ts';
 import { ConnectionsStore, EMBEDDED_ID } from './connections-store.ts';
 import { memoryStorage } from './external-store.ts';
 import { ResultsStore } from './results-store.ts';
 import { RunLog, type RunRecord } from './run-log.ts';
-import { asksOnlyData, runTab } from './run-query.ts';
+import { asksOnlyData, cancelTab, runTab } from './run-query.ts';
 import { createMemorySecretStore } from './secret-store.ts';
 import { TabsStore } from './tabs-store.ts';
 
@@ -13,21 +13,26 @@ function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body:
   const sent: HttpRequestSpec[] = [];
   const transport: Transport = {
     kind: 'browser',
-    async send(req): Promise<HttpResult> {
+    async send(req, options): Promise<HttpResult> {
       sent.push(req);
-      const { status, body } = await answer(req);
+      const answered = answer(req);
+      // Like the real transports: an abort rejects at once with CancelledError.
+      const cancelled = new Promise<never>((_, reject) => options?.signal?.addEventListener('abort', () => reject(new CancelledError())));
+      const { status, body } = await Promise.race([answered, cancelled]);
       const bytes = new TextEncoder().encode(JSON.stringify(body));
       return { status, statusText: 'X', headers: { 'content-type': 'application/json' }, body: bytes.buffer as ArrayBuffer, timeMs: 12.3 };
     },
   };
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
   connections.setEmbedded('http://127.0.0.1:9', 'tok');
-  const tabs = new TabsStore(memoryStorage(), EMBEDDED_ID);
+  const tabs = new TabsStore(null, EMBEDDED_ID);
   const results = new ResultsStore();
   const runLog = new RunLog();
   const recorded: RunRecord[] = [];
   runLog.subscribe((r) => recorded.push(r));
-  return { deps: { transport, connections, tabs, results, runLog, now: () => 1000 }, sent, tabs, results, connections, recorded };
+  const env: Record<string, Record<string, unknown>> = {};
+  const variables = { variables: (id: string) => (env[id] ?? {}) as never, subscribe: () => () => {} };
+  return { deps: { transport, connections, tabs, results, runLog, variables, inflight: new Map<string, AbortController>(), now: () => 1000 }, sent, tabs, results, connections, recorded, env };
 }
 
 describe('runTab', () => {
@@ -93,6 +98,60 @@ describe('runTab', () => {
     const { deps, tabs, connections } = setup(async () => ({ status: 401, body: { __payload__: null, __errors__: [{ code: 'unauthenticated', message: 'expired' }] } }));
     await runTab(deps, tabs.active.id);
     expect(connections.get(EMBEDDED_ID)?.signedIn).toBe(false);
+  });
+
+  it('fills {{variables}} from the connection environment, and stops on an undefined one with the Saved view sentence', async () => {
+    const { deps, sent, tabs, results, env } = setup(async () => ({ status: 200, body: { __payload__: [], __errors__: null } }));
+    const id = tabs.active.id;
+    tabs.setText(id, '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "filter": {"priority": {{prio}}, "status": "{{status}}"}}}');
+    await runTab(deps, id);
+    expect(sent).toEqual([]);
+    expect(results.get(id)).toMatchObject({
+      status: 'failed',
+      message: '{{prio}} is not defined for this connection (line 1, column 91)\n{{status}} is not defined for this connection (line 1, column 112)',
+    });
+    env[EMBEDDED_ID] = { prio: 4, status: 'open' };
+    await runTab(deps, id);
+    expect(JSON.parse(sent[0]!.body!)).toMatchObject({ __meta__: { filter: { priority: 4, status: 'open' } } });
+  });
+
+  it('refuses a write on a read-only connection without sending it, and sends it when run once anyway', async () => {
+    const { deps, sent, tabs, results, connections, recorded } = setup(async () => ({ status: 200, body: { __payload__: { id: 5 }, __errors__: null } }));
+    const prod = connections.add({ name: 'Prod', baseUrl: 'http://prod', authClass: 'jwt' });
+    const id = tabs.active.id;
+    tabs.setConnection(id, prod);
+    tabs.setText(id, '{"__meta__": {"namespace": "tickets.Ticket", "intent": "delete", "uniqueObject": {"id": 5}}}');
+    await runTab(deps, id);
+    expect(sent).toEqual([]);
+    expect(recorded).toEqual([]);
+    expect(results.get(id)).toMatchObject({ status: 'refused', sentence: 'Not sent: this document deletes tickets.Ticket records, and “Prod” (production) is in read-only mode.', confirmName: 'Prod' });
+    await runTab(deps, id, { allowWrite: true });
+    expect(sent).toHaveLength(1);
+    expect(results.get(id)?.status).toBe('done');
+    // A read goes through on the same connection.
+    tabs.setText(id, '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve"}}');
+    await runTab(deps, id);
+    expect(sent).toHaveLength(2);
+  });
+
+  it('cancels a running query: the tab says cancelled, keeps its document, and a late answer is dropped', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const { deps, tabs, results, recorded } = setup(async () => {
+      await gate;
+      return { status: 200, body: { __payload__: 'late', __errors__: null } };
+    });
+    const id = tabs.active.id;
+    const text = tabs.active.text;
+    const running = runTab(deps, id);
+    expect(results.get(id)?.status).toBe('running');
+    expect(cancelTab(deps, id)).toBe(true);
+    await running;
+    release();
+    expect(results.get(id)).toMatchObject({ status: 'cancelled' });
+    expect(tabs.active.text).toBe(text);
+    expect(recorded[0]?.outcome).toMatchObject({ kind: 'failed', message: 'cancelled by the user' });
+    expect(cancelTab(deps, id)).toBe(false);
   });
 
   it('reads render only:data from the query', () => {

@@ -1,15 +1,21 @@
 /**
- * Runs a tab's query: builds the request for its connection, sends it through the transport,
- * parses the answer (off the main thread when large) and records the result and its summary, and
- * reports the run to the run log (the history records it).
+ * Runs a tab's query: fills its `{{variables}}` from the connection's environment (an undefined one
+ * stops the run with the Saved view's sentence), refuses a write on a read-only connection unless
+ * the user chose "Run once anyway", builds the request for its connection, sends it through the
+ * transport (Cancel aborts it), parses the answer (off the main thread when large), records the
+ * result and its summary, and reports the run to the run log (the history records it).
  */
+import type { DescribeResult } from '../../shared/protocol.ts';
 import { parseResponseBody, type ParseOptions } from '../response/parse-response.ts';
 import { buildRunRequest } from '../transport/jql-client.ts';
-import type { Transport } from '../transport/transport.ts';
+import { CancelledError, type Transport } from '../transport/transport.ts';
 import type { ConnectionsStore } from './connections-store.ts';
 import type { ResultsStore } from './results-store.ts';
 import type { RunLog } from './run-log.ts';
+import { classifyDocument } from './safety/classify-document.ts';
+import { refuseWrite } from './safety/write-guard.ts';
 import type { TabsStore } from './tabs-store.ts';
+import { substituteVariables, type VariableSource } from './variables.ts';
 
 export interface RunDeps {
   transport: Transport;
@@ -19,6 +25,16 @@ export interface RunDeps {
   parse?: ParseOptions;
   runLog?: RunLog;
   now?: () => number;
+  variables?: VariableSource;
+  /** The connection's describe when it is known (controller intents it declares read-only). */
+  describeOf?: (connectionId: string) => DescribeResult | null;
+  /** The running request of each tab, for Cancel. */
+  inflight?: Map<string, AbortController>;
+}
+
+export interface RunTabOptions {
+  /** "Run once anyway": the user confirmed a write on a read-only connection. */
+  allowWrite?: boolean;
 }
 
 let lastRunId = 0;
@@ -28,23 +44,46 @@ export function asksOnlyData(text: string): boolean {
   return /"render"\s*:\s*"only:data"/.test(text);
 }
 
-export async function runTab(deps: RunDeps, tabId: string): Promise<void> {
+/** Stops the tab's running request; the tab then says Cancelled and keeps its document. */
+export function cancelTab(deps: Pick<RunDeps, 'inflight'>, tabId: string): boolean {
+  const controller = deps.inflight?.get(tabId);
+  if (!controller) return false;
+  controller.abort();
+  return true;
+}
+
+export async function runTab(deps: RunDeps, tabId: string, options: RunTabOptions = {}): Promise<void> {
   const now = deps.now ?? Date.now;
   const tab = deps.tabs.get(tabId);
   if (!tab) return;
   const runId = ++lastRunId;
   const target = deps.connections.target(tab.connectionId);
-  if (!target) {
+  const connection = deps.connections.get(tab.connectionId);
+  if (!target || !connection) {
     deps.results.set(tabId, { status: 'failed', runId, request: null, message: 'This tab has no connection: pick one above the editor.', at: now() });
     return;
   }
-  const request = buildRunRequest(target, tab.text, { queryInfoLevel: tab.queryInfoLevel });
+  const filled = substituteVariables(tab.text, deps.variables?.variables(tab.connectionId) ?? {});
+  if (!filled.ok) {
+    deps.results.set(tabId, { status: 'failed', runId, request: null, message: filled.errors.map((e) => e.message).join('\n'), at: now() });
+    return;
+  }
+  const refusal = options.allowWrite ? null : refuseWrite(classifyDocument(filled.text, deps.describeOf?.(tab.connectionId) ?? null), connection);
+  if (refusal) {
+    deps.results.set(tabId, { status: 'refused', runId, sentence: refusal.sentence, confirmName: refusal.confirmName, at: now() });
+    return;
+  }
+  const request = buildRunRequest(target, filled.text, { queryInfoLevel: tab.queryInfoLevel });
   const started = now();
+  const controller = new AbortController();
+  deps.inflight?.get(tabId)?.abort();
+  deps.inflight?.set(tabId, controller);
   deps.results.set(tabId, { status: 'running', runId, request, startedAt: started });
-  const connection = { id: target.connectionId, name: deps.connections.get(target.connectionId)?.name ?? target.connectionId };
+  const who = { id: target.connectionId, name: connection.name };
   try {
-    const response = await deps.transport.send(request);
-    const view = await parseResponseBody(response.body, response.status, { renderOnlyData: asksOnlyData(tab.text) }, deps.parse);
+    const response = await deps.transport.send(request, { signal: controller.signal });
+    const view = await parseResponseBody(response.body, response.status, { renderOnlyData: asksOnlyData(filled.text) }, deps.parse);
+    if (controller.signal.aborted) throw new CancelledError();
     const size = response.body.byteLength;
     deps.results.set(tabId, {
       status: 'done',
@@ -59,11 +98,19 @@ export async function runTab(deps: RunDeps, tabId: string): Promise<void> {
       at: now(),
     });
     deps.tabs.recordRun(tabId, { status: response.status, timeMs: Math.round(response.timeMs), size, at: now() });
-    deps.runLog?.record({ connection, document: tab.text, outcome: { kind: 'answered', status: response.status, timeMs: response.timeMs, size, view }, at: started });
+    // The history keeps the document as written: variables stay placeholders, their values are not copied.
+    deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'answered', status: response.status, timeMs: response.timeMs, size, view }, at: started });
     // A token the server no longer accepts: show the connection as signed out.
     if (response.status === 401 && target.token) await deps.connections.markSignedOut(target.connectionId);
   } catch (err) {
+    if (err instanceof CancelledError) {
+      deps.results.set(tabId, { status: 'cancelled', runId, request, afterMs: now() - started, at: now() });
+      deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'failed', message: 'cancelled by the user', timeMs: now() - started }, at: started });
+      return;
+    }
     deps.results.set(tabId, { status: 'failed', runId, request, message: (err as Error).message, at: now() });
-    deps.runLog?.record({ connection, document: tab.text, outcome: { kind: 'failed', message: (err as Error).message, timeMs: now() - started }, at: started });
+    deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'failed', message: (err as Error).message, timeMs: now() - started }, at: started });
+  } finally {
+    if (deps.inflight?.get(tabId) === controller) deps.inflight.delete(tabId);
   }
 }

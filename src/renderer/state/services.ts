@@ -10,8 +10,10 @@ import type { ExternalStore } from './external-store.ts';
 import type { Platform } from './platform.ts';
 import type { ResultsStore } from './results-store.ts';
 import type { RunLog } from './run-log.ts';
+import type { RunTabOptions } from './run-query.ts';
 import type { TabsStore } from './tabs-store.ts';
 import type { Toasts } from './toasts.ts';
+import type { VariableSource } from './variables.ts';
 import type { WorkbenchStore } from './workbench-store.ts';
 
 export interface Services {
@@ -25,7 +27,12 @@ export interface Services {
   /** Every run as it happens (the history records them). */
   runLog: RunLog;
   workbench: WorkbenchStore;
-  run(tabId: string): Promise<void>;
+  /** Each connection's `{{variables}}` (kept with the saved queries). */
+  variables: VariableSource;
+  /** Runs a tab's query; `allowWrite` is "Run once anyway" on a read-only connection. */
+  run(tabId: string, options?: RunTabOptions): Promise<void>;
+  /** Cancels a tab's running query (Cancel, Escape). */
+  cancel(tabId: string): void;
 }
 
 export const ServicesContext = createContext<Services | null>(null);

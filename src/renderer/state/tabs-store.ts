@@ -1,13 +1,17 @@
 /**
- * The editor tabs: each holds its own query text, connection and diagnostics level, and they are
- * kept across restarts in localStorage (non-secret UI state). A tab keeps only a summary of its
+ * The editor tabs: each holds its own query text, connection and diagnostics level. They are kept
+ * across restarts in the document storage (IndexedDB in a browser, SQLite in the desktop app), one
+ * record per tab plus the list, so typing in one tab rewrites that tab only. A write that fails
+ * marks the tab "not saved" and is reported once (tabs-persistence.ts says how); the text stays in
+ * memory and in the editor, and the next change tries again. A tab keeps only a summary of its
  * last run: the response itself is never stored, so a huge one is never re-rendered on start.
  */
 import { listKeys } from '../monaco/json-locate.ts';
 import { DEFAULT_QUERY } from '../monaco/templates.ts';
-import { ExternalStore, newId, readJson, writeJson, type KeyValueStorage } from './external-store.ts';
-
-const STORAGE_KEY = 'jql.tabs.v1';
+import { MemoryDocumentStorage, storageErrorMessage, type DocumentChange, type DocumentStorage } from './document-storage.ts';
+import { DocumentWriter } from './document-writer.ts';
+import { ExternalStore, newId } from './external-store.ts';
+import { TABS_INDEX_KEY, tabKey, type SavedTabs } from './tabs-persistence.ts';
 
 export type QueryInfoLevel = 0 | 1 | 2;
 
@@ -29,10 +33,12 @@ export interface QueryTab {
 export interface TabsState {
   tabs: QueryTab[];
   activeId: string;
+  /** Tabs whose latest change is not stored yet ('pending') or could not be stored ('failed'). */
+  unsaved: Readonly<Record<string, 'pending' | 'failed'>>;
 }
 
-function sanitize(tab: Partial<QueryTab>, fallbackConnection: string): QueryTab | null {
-  if (typeof tab.id !== 'string' || typeof tab.text !== 'string') return null;
+export function sanitizeTab(tab: Partial<QueryTab> | null | undefined, fallbackConnection: string): QueryTab | null {
+  if (!tab || typeof tab.id !== 'string' || typeof tab.text !== 'string') return null;
   return {
     id: tab.id,
     text: tab.text,
@@ -62,19 +68,42 @@ export function tabTitle(text: string): string {
   return subqueries > 0 ? `multi-query (${subqueries})` : 'Query';
 }
 
+export interface TabsStoreOptions {
+  storage?: DocumentStorage;
+  /** Typing writes at most this often. */
+  saveDelayMs?: number;
+  /** A tab could not be stored: one sentence naming it and why. */
+  onSaveError?: (message: string) => void;
+  /** Everything the store holds was written to the storage (e.g. to drop a migrated copy). */
+  onAllSaved?: () => void;
+}
+
 export class TabsStore extends ExternalStore<TabsState> {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
-  private storage: KeyValueStorage;
-  private saveDelayMs: number;
+  private readonly writer: DocumentWriter;
+  private readonly saveDelayMs: number;
+  private readonly onSaveError: (message: string) => void;
+  private readonly onAllSaved: (() => void) | undefined;
+  private readonly dirty = new Set<string>();
+  private indexDirty = false;
+  /** The last write failed (reported once until a write succeeds). */
+  private failing = false;
+  /** Bumped on each change of a tab, so an older write finishing does not mark a newer change saved. */
+  private readonly versions = new Map<string, number>();
 
-  constructor(storage: KeyValueStorage, defaultConnectionId: string, saveDelayMs = 300) {
-    const saved = readJson<{ tabs?: Array<Partial<QueryTab>>; activeId?: string }>(storage, STORAGE_KEY);
-    const tabs = (saved?.tabs ?? []).map((t) => sanitize(t, defaultConnectionId)).filter((t): t is QueryTab => t !== null);
-    if (tabs.length === 0) tabs.push({ id: newId('tab'), connectionId: defaultConnectionId, text: DEFAULT_QUERY, queryInfoLevel: 0, lastRun: null });
+  constructor(saved: SavedTabs | null, defaultConnectionId: string, options: TabsStoreOptions = {}) {
+    const tabs = (saved?.tabs ?? []).map((t) => sanitizeTab(t, defaultConnectionId)).filter((t): t is QueryTab => t !== null);
+    const fresh = tabs.length === 0;
+    if (fresh) tabs.push({ id: newId('tab'), connectionId: defaultConnectionId, text: DEFAULT_QUERY, queryInfoLevel: 0, lastRun: null });
     const activeId = tabs.some((t) => t.id === saved?.activeId) ? saved!.activeId! : tabs[0]!.id;
-    super({ tabs, activeId });
-    this.storage = storage;
-    this.saveDelayMs = saveDelayMs;
+    super({ tabs, activeId, unsaved: {} });
+    this.writer = new DocumentWriter(options.storage ?? new MemoryDocumentStorage());
+    this.saveDelayMs = options.saveDelayMs ?? 300;
+    this.onSaveError = options.onSaveError ?? (() => {});
+    this.onAllSaved = options.onAllSaved;
+    // Tabs that came from elsewhere (an older version's localStorage) are written to the storage.
+    if (saved?.migrated || fresh) for (const t of tabs) this.markDirty(t.id);
+    if (saved?.migrated || fresh) this.indexDirty = true;
   }
 
   get active(): QueryTab {
@@ -97,7 +126,7 @@ export class TabsStore extends ExternalStore<TabsState> {
     };
     const { tabs } = this.getSnapshot();
     const at = tabs.findIndex((t) => t.id === base.id) + 1;
-    this.commit({ tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id }, true);
+    this.commit({ ...this.getSnapshot(), tabs: [...tabs.slice(0, at), tab, ...tabs.slice(at)], activeId: tab.id }, [tab.id], true);
     return tab.id;
   }
 
@@ -109,15 +138,15 @@ export class TabsStore extends ExternalStore<TabsState> {
     const rest = tabs.filter((t) => t.id !== id);
     if (rest.length === 0) {
       const fresh: QueryTab = { ...tabs[index]!, id: newId('tab'), text: DEFAULT_QUERY, lastRun: null };
-      this.commit({ tabs: [fresh], activeId: fresh.id }, true);
+      this.commit({ ...this.getSnapshot(), tabs: [fresh], activeId: fresh.id }, [id, fresh.id], true);
       return;
     }
     const nextActive = activeId === id ? rest[Math.min(index, rest.length - 1)]!.id : activeId;
-    this.commit({ tabs: rest, activeId: nextActive }, true);
+    this.commit({ ...this.getSnapshot(), tabs: rest, activeId: nextActive }, [id], true);
   }
 
   activate(id: string): void {
-    if (this.get(id)) this.commit({ ...this.getSnapshot(), activeId: id }, true);
+    if (this.get(id)) this.commit({ ...this.getSnapshot(), activeId: id }, [], true);
   }
 
   setText(id: string, text: string): void {
@@ -139,29 +168,85 @@ export class TabsStore extends ExternalStore<TabsState> {
   /** Tabs on a connection that was deleted move to the given one (the embedded server). */
   reassignConnection(fromId: string, toId: string): void {
     const state = this.getSnapshot();
-    if (!state.tabs.some((t) => t.connectionId === fromId)) return;
-    this.commit({ ...state, tabs: state.tabs.map((t) => (t.connectionId === fromId ? { ...t, connectionId: toId } : t)) }, true);
+    const moved = state.tabs.filter((t) => t.connectionId === fromId).map((t) => t.id);
+    if (moved.length === 0) return;
+    this.commit({ ...state, tabs: state.tabs.map((t) => (t.connectionId === fromId ? { ...t, connectionId: toId } : t)) }, moved, true);
   }
 
-  /** Writes any pending change now (on page hide / before quit). */
-  flush(): void {
+  /** Starts writing any pending change now (on page hide, before quit); resolves once written. */
+  async flush(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    writeJson(this.storage, STORAGE_KEY, this.getSnapshot());
+    const ids = [...this.dirty];
+    if (ids.length === 0 && !this.indexDirty) return this.writer.idle();
+    const { tabs, activeId } = this.getSnapshot();
+    const changes: DocumentChange[] = ids.map((id) => {
+      const tab = tabs.find((t) => t.id === id);
+      return { key: tabKey(id), value: tab ? JSON.stringify(tab) : null };
+    });
+    // The list goes in the same write as the tabs it names: both are stored, or neither.
+    if (this.indexDirty) changes.push({ key: TABS_INDEX_KEY, value: JSON.stringify({ ids: tabs.map((t) => t.id), activeId }) });
+    const versions = new Map(ids.map((id) => [id, this.versions.get(id) ?? 0]));
+    this.dirty.clear();
+    this.indexDirty = false;
+    try {
+      await this.writer.write(changes);
+      this.settle(versions, null);
+    } catch (err) {
+      this.settle(versions, err);
+    }
+  }
+
+  private settle(versions: Map<string, number>, err: unknown): void {
+    const unsaved = { ...this.getSnapshot().unsaved };
+    const newlyFailed: string[] = [];
+    for (const [id, version] of versions) {
+      if (!this.get(id)) {
+        delete unsaved[id];
+        continue;
+      }
+      if (err) {
+        if (unsaved[id] !== 'failed') newlyFailed.push(id);
+        unsaved[id] = 'failed';
+        // Written again with the next change.
+        this.dirty.add(id);
+      } else if ((this.versions.get(id) ?? 0) === version) delete unsaved[id];
+    }
+    if (err) this.indexDirty = true;
+    this.setState({ ...this.getSnapshot(), unsaved });
+    if (err && newlyFailed.length > 0) {
+      const names = newlyFailed.map((id) => `"${tabTitle(this.get(id)!.text)}"`).join(', ');
+      this.onSaveError(
+        `Not saved: the tab${newlyFailed.length > 1 ? 's' : ''} ${names} (${storageErrorMessage(err)}). The document stays in the editor; copy it somewhere safe before closing this window.`,
+      );
+    } else if (err && !this.failing) {
+      this.onSaveError(`Not saved: the list of tabs (${storageErrorMessage(err)}).`);
+    }
+    this.failing = !!err;
+    if (!err && Object.keys(unsaved).length === 0 && this.dirty.size === 0 && !this.indexDirty) this.onAllSaved?.();
+  }
+
+  private markDirty(id: string): void {
+    this.dirty.add(id);
+    this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
   }
 
   private update(id: string, patch: Partial<QueryTab>, saveNow: boolean): void {
     const state = this.getSnapshot();
-    this.commit({ ...state, tabs: state.tabs.map((t) => (t.id === id ? { ...t, ...patch } : t)) }, saveNow);
+    if (!state.tabs.some((t) => t.id === id)) return;
+    this.commit({ ...state, tabs: state.tabs.map((t) => (t.id === id ? { ...t, ...patch } : t)) }, [id], saveNow, false);
   }
 
-  private commit(next: TabsState, saveNow: boolean): void {
-    this.setState(next);
-    if (saveNow) this.flush();
-    else {
+  private commit(next: TabsState, changed: readonly string[], saveNow: boolean, indexChanged = true): void {
+    for (const id of changed) this.markDirty(id);
+    if (indexChanged) this.indexDirty = true;
+    const unsaved = { ...next.unsaved };
+    for (const id of changed) if (unsaved[id] !== 'failed') unsaved[id] = 'pending';
+    this.setState({ ...next, unsaved });
+    if (saveNow) void this.flush();
+    else if (!this.saveTimer) {
       // Typing changes the text on every key: write at most every saveDelayMs.
-      if (this.saveTimer) return;
-      this.saveTimer = setTimeout(() => this.flush(), this.saveDelayMs);
+      this.saveTimer = setTimeout(() => void this.flush(), this.saveDelayMs);
     }
   }
 }

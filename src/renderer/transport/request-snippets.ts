@@ -1,15 +1,37 @@
 /**
- * "Copy as curl" and "Copy as fetch" for a request the console sent. A bearer token is replaced by
- * a variable ($JQL_TOKEN) so a snippet pasted into a chat or a ticket does not leak the secret.
+ * "Copy as curl" and "Copy as fetch" for a request the console sent, in the credential form the
+ * user picks:
+ * - `anonymous`: no Authorization header and no cookies (the request as anyone may send it);
+ * - `env`: the bearer token read from $JQL_TOKEN, with a comment on how to get one first; an unset
+ *   variable stops the snippet with that sentence instead of sending "Bearer " (which a server
+ *   answers 401 "The token is malformed");
+ * - `token`: the user's own token, written into the snippet (the caller says it holds a secret).
+ * A session-cookie request uses cookies.txt for `env`, with a comment on how to fill it.
  */
 import type { HttpRequestSpec } from './transport.ts';
 
-const BEARER = /^Bearer\s+.+$/i;
+export type SnippetAuth = 'anonymous' | 'env' | 'token';
 
-function redactedHeaders(headers: Record<string, string>, placeholder: string): Array<[string, string]> {
-  return Object.entries(headers).map(([name, value]) =>
-    name.toLowerCase() === 'authorization' && BEARER.test(value) ? [name, `Bearer ${placeholder}`] : [name, value],
-  );
+export interface SnippetOptions {
+  auth: SnippetAuth;
+  /** Who is signed in, for the sign-in hint of `env` (null: a placeholder). */
+  username?: string | null;
+}
+
+const BEARER = /^Bearer\s+(.+)$/i;
+
+/** The credential a request carries: a bearer token, a session cookie, or none. */
+export function requestCredential(request: HttpRequestSpec): 'bearer' | 'cookie' | 'none' {
+  if (Object.entries(request.headers).some(([name, value]) => name.toLowerCase() === 'authorization' && BEARER.test(value))) return 'bearer';
+  return request.withCredentials ? 'cookie' : 'none';
+}
+
+/** The credential forms worth offering for this request (the first is the default). */
+export function snippetChoices(request: HttpRequestSpec): SnippetAuth[] {
+  const credential = requestCredential(request);
+  if (credential === 'bearer') return ['env', 'token', 'anonymous'];
+  if (credential === 'cookie') return ['env', 'anonymous'];
+  return ['anonymous'];
 }
 
 /** POSIX shell single-quoting: the only character to handle inside '…' is ' itself. */
@@ -17,27 +39,80 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-export function toCurl(request: HttpRequestSpec): string {
-  const lines = [`curl -X ${request.method} ${shellQuote(request.url)}`];
-  for (const [name, value] of redactedHeaders(request.headers, '$JQL_TOKEN')) {
-    // The token variable must expand, so that one header is double-quoted.
-    lines.push(value.includes('$JQL_TOKEN') ? `-H "${name}: ${value}"` : `-H ${shellQuote(`${name}: ${value}`)}`);
-  }
-  if (request.withCredentials) lines.push(`-b cookies.txt -c cookies.txt`);
-  if (request.body !== undefined) lines.push(`--data-raw ${shellQuote(request.body)}`);
-  return lines.join(' \\\n  ');
+function plainHeaders(request: HttpRequestSpec): Array<[string, string]> {
+  return Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== 'authorization');
 }
 
-export function toFetch(request: HttpRequestSpec): string {
-  const headerLines = redactedHeaders(request.headers, '${JQL_TOKEN}').map(([name, value]) =>
-    value.includes('${JQL_TOKEN}') ? `    ${JSON.stringify(name)}: \`${value}\`,` : `    ${JSON.stringify(name)}: ${JSON.stringify(value)},`,
-  );
+function bearerToken(request: HttpRequestSpec): string | null {
+  for (const [name, value] of Object.entries(request.headers)) if (name.toLowerCase() === 'authorization') return BEARER.exec(value)?.[1] ?? null;
+  return null;
+}
+
+function loginUrl(request: HttpRequestSpec): string {
+  const url = new URL(request.url);
+  url.search = '';
+  return url.toString();
+}
+
+/** How to get a token (or a session cookie) into the shell, as comment lines. */
+function signInHint(request: HttpRequestSpec, username: string | null | undefined, session: boolean): string[] {
+  const user = username && username !== 'local admin' ? username : 'USERNAME';
+  const meta = `{namespace: "system.User", intent: "login", schema: "controller"${session ? ', authenticationClass: "session"' : ''}}`;
+  const build = `jq -n --arg u ${shellQuote(user)} --arg p "$PW" '{__meta__: ${meta}, username: $u, password: $p}'`;
+  const post = `curl -s ${shellQuote(loginUrl(request))} -H 'Content-Type: application/json' --data-binary @-`;
+  return session
+    ? [
+        '# This request runs as a signed-in user (session cookie): sign in into cookies.txt first, e.g. with jq',
+        '# (the password is read without echo and stays out of your shell history):',
+        "#   read -rsp 'Password: ' PW; echo",
+        `#   ${build} | ${post} -c cookies.txt > /dev/null`,
+      ]
+    : [
+        '# This request runs as a signed-in user: put a token in JQL_TOKEN first, e.g. with jq',
+        '# (the password is read without echo and stays out of your shell history):',
+        "#   read -rsp 'Password: ' PW; echo",
+        `#   export JQL_TOKEN=$(${build} | ${post} | jq -r .__payload__.token)`,
+      ];
+}
+
+export function toCurl(request: HttpRequestSpec, options: SnippetOptions = { auth: 'env' }): string {
+  const credential = options.auth === 'anonymous' ? 'none' : requestCredential(request);
+  const lines = [`curl -sS -X ${request.method} ${shellQuote(request.url)}`];
+  for (const [name, value] of plainHeaders(request)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+  if (credential === 'bearer') {
+    lines.push(
+      options.auth === 'token'
+        ? `-H ${shellQuote(`Authorization: Bearer ${bearerToken(request)}`)}`
+        : // Double quotes so the variable expands; ${…:?} stops with a sentence when it is unset.
+          `-H "Authorization: Bearer \${JQL_TOKEN:?set JQL_TOKEN to a token first, see the comment above}"`,
+    );
+  }
+  if (credential === 'cookie') lines.push('-b cookies.txt');
+  if (request.body !== undefined) lines.push(`--data-raw ${shellQuote(request.body)}`);
+  const hint = options.auth === 'env' && credential !== 'none' ? signInHint(request, options.username, credential === 'cookie') : [];
+  return [...hint, lines.join(' \\\n  ')].join('\n');
+}
+
+export function toFetch(request: HttpRequestSpec, options: SnippetOptions = { auth: 'env' }): string {
+  const credential = options.auth === 'anonymous' ? 'none' : requestCredential(request);
+  const headerLines = plainHeaders(request).map(([name, value]) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)},`);
+  const prelude: string[] = [];
+  if (credential === 'bearer' && options.auth === 'token') headerLines.push(`    "Authorization": ${JSON.stringify(`Bearer ${bearerToken(request)}`)},`);
+  if (credential === 'bearer' && options.auth === 'env') {
+    prelude.push(
+      '// This request runs as a signed-in user: set JQL_TOKEN to a token (system.User login answers one in __payload__.token).',
+      'const JQL_TOKEN = process.env.JQL_TOKEN;',
+      "if (!JQL_TOKEN) throw new Error('Set JQL_TOKEN to a token first (see the comment above).');",
+    );
+    headerLines.push('    "Authorization": `Bearer ${JQL_TOKEN}`,');
+  }
   const parts = [`  method: ${JSON.stringify(request.method)},`, `  headers: {\n${headerLines.join('\n')}\n  },`];
-  if (request.withCredentials) parts.push(`  credentials: "include",`);
+  if (credential === 'cookie') {
+    prelude.push('// This request runs as a signed-in user (session cookie): in a browser on the same site, sign in first.');
+    parts.push(`  credentials: "include",`);
+  }
   if (request.body !== undefined) parts.push(`  body: JSON.stringify(${prettyBody(request.body)}),`);
-  const needsToken = headerLines.some((l) => l.includes('${JQL_TOKEN}'));
-  const prelude = needsToken ? 'const JQL_TOKEN = process.env.JQL_TOKEN;\n' : '';
-  return `${prelude}const response = await fetch(${JSON.stringify(request.url)}, {\n${parts.join('\n')}\n});\nconst envelope = await response.json();`;
+  return `${prelude.map((l) => `${l}\n`).join('')}const response = await fetch(${JSON.stringify(request.url)}, {\n${parts.join('\n')}\n});\nconst envelope = await response.json();`;
 }
 
 /** The body as a JavaScript literal when it is JSON (readable), else as a string. */

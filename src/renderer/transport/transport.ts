@@ -26,9 +26,22 @@ export interface HttpResult {
   timeMs: number;
 }
 
+export interface SendOptions {
+  /** Aborting it stops waiting for the answer; `send` then rejects with a CancelledError. */
+  signal?: AbortSignal;
+}
+
 export interface Transport {
   readonly kind: 'electron' | 'browser';
-  send(request: HttpRequestSpec): Promise<HttpResult>;
+  send(request: HttpRequestSpec, options?: SendOptions): Promise<HttpResult>;
+}
+
+/** The user cancelled the request (the Cancel button, Escape). */
+export class CancelledError extends Error {
+  override readonly name = 'CancelledError';
+  constructor() {
+    super('Cancelled.');
+  }
 }
 
 /** The server could not be reached at all (DNS, refused, CORS, timeout): there is no HTTP status. */

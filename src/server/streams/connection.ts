@@ -19,6 +19,7 @@ import { SqlSession } from '../db/sql-session.ts';
 import { JqlFailure } from '../errors.ts';
 import type { StreamHub } from './hub.ts';
 import { MessageError, parseClientMessage, type ParsedSubscribe } from './messages.ts';
+import { AUTH_AFTER_SUBSCRIBE, authAnswer } from './stream-auth.ts';
 import { openSubscription, type Subscription } from './subscription.ts';
 
 export interface Caller {
@@ -31,6 +32,8 @@ export interface ConnectionOptions {
   /** Messages not yet written out before the connection is closed with 4008. */
   maxBehind: number;
   log(error: unknown): void;
+  /** Identifies the caller from a token sent in an `auth` message (stream-auth.ts). */
+  identifyToken(token: string): Promise<Caller>;
 }
 
 const MAX_SUBSCRIPTIONS = 100;
@@ -44,7 +47,7 @@ export class StreamConnection {
   private readonly state: ServerState;
   private readonly hub: StreamHub;
   private caller: Promise<Caller>;
-  private readonly identify: () => Promise<Caller>;
+  private identify: () => Promise<Caller>;
   private rechecking = false;
   private readonly options: ConnectionOptions;
   private readonly subscriptions = new Map<string, Subscription>();
@@ -139,7 +142,19 @@ export class StreamConnection {
         return this.unsubscribe(message.id);
       case 'subscribe':
         return this.subscribe(message);
+      case 'auth':
+        return this.authenticate(message.token);
     }
+  }
+
+  private async authenticate(token: string): Promise<void> {
+    if (this.subscriptions.size > 0) return this.error(null, 'invalid_request', AUTH_AFTER_SUBSCRIBE);
+    const identify = () => this.options.identifyToken(token);
+    const caller = await identify();
+    // The heartbeat re-checks this credential from now on.
+    this.identify = identify;
+    this.caller = Promise.resolve(caller.user ? caller : { user: null, error: caller.error ?? new Error('The token identifies no user') });
+    this.send(authAnswer(caller));
   }
 
   private async subscribe(request: ParsedSubscribe): Promise<void> {

@@ -8,6 +8,7 @@ import type { JsonValue } from '../../shared/protocol.ts';
 import { STREAM_EVENTS, type StreamEventKind } from '../../shared/streams.ts';
 import { MAX_CONDITIONS } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
+import { authTokenProblem } from './stream-auth.ts';
 
 export interface ParsedSubscribe {
   type: 'subscribe';
@@ -21,7 +22,7 @@ export interface ParsedSubscribe {
   since?: number;
 }
 
-export type ClientMessage = ParsedSubscribe | { type: 'unsubscribe'; id: string } | { type: 'ping' };
+export type ClientMessage = ParsedSubscribe | { type: 'unsubscribe'; id: string } | { type: 'ping' } | { type: 'auth'; token: string };
 
 export class MessageError extends Error {
   readonly id: string | null;
@@ -40,6 +41,7 @@ const KEYS = {
   subscribe: new Set(['type', 'id', 'namespace', 'schema', 'events', 'filter', 'fields', 'since']),
   unsubscribe: new Set(['type', 'id']),
   ping: new Set(['type']),
+  auth: new Set(['type', 'token']),
 };
 
 export function parseClientMessage(text: string): ClientMessage {
@@ -55,11 +57,12 @@ export function parseClientMessage(text: string): ClientMessage {
     throw new MessageError(id, 'invalid_request', message);
   };
   const type = value.type;
-  if (type !== 'subscribe' && type !== 'unsubscribe' && type !== 'ping') {
-    return bad('"type" must be "subscribe", "unsubscribe" or "ping"');
+  if (type !== 'subscribe' && type !== 'unsubscribe' && type !== 'ping' && type !== 'auth') {
+    return bad('"type" must be "auth", "subscribe", "unsubscribe" or "ping"');
   }
   for (const key of Object.keys(value)) if (!KEYS[type].has(key)) bad(`Unknown key "${key}" in a ${type} message`);
   if (type === 'ping') return { type };
+  if (type === 'auth') return authTokenProblem(value.token) === null ? { type, token: value.token as string } : bad(authTokenProblem(value.token)!);
   if (id === null || id === '' || id.length > MAX_ID_LENGTH) return bad(`"id" must be a string of 1 to ${MAX_ID_LENGTH} characters`);
   if (type === 'unsubscribe') return { type, id };
   if (typeof value.namespace !== 'string' || value.namespace === '') return bad('"namespace" must be a non-empty string such as "tickets.Ticket"');

@@ -1,6 +1,7 @@
 /**
  * `WS {base}/jql-streams` (PROTOCOL.md 10): identifies the caller from the Bearer header, the session
- * cookie or `?token=` (browsers cannot set headers on a WebSocket), hands each socket to a
+ * cookie, `?token=` or a first `auth` message (browsers cannot set headers on a WebSocket; the
+ * message keeps the token out of URLs), hands each socket to a
  * StreamConnection, and pings every socket on a heartbeat: one that has not answered since the last
  * ping is dead and is terminated. Needs @fastify/websocket registered on the app.
  */
@@ -39,7 +40,8 @@ export function registerStreamRoute(app: FastifyInstance, state: ServerState, op
     },
     wsHandler: (socket, request) => {
       const credentials = credentialsOf(request);
-      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), { maxBehind, log });
+      const identifyToken = (token: string) => identify(state, { authorization: `Bearer ${token}` });
+      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), { maxBehind, log, identifyToken });
       connections.add(connection);
       socket.on('message', (data, isBinary) => connection.receive(isBinary ? null : data.toString()));
       socket.on('pong', () => {

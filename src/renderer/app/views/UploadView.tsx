@@ -4,6 +4,9 @@
  * need the bearer token.
  */
 import { useRef, useState, type JSX } from 'react';
+import { RunAnywayDialog } from '../../components/RunAnyway.tsx';
+import { UPLOAD_EFFECT } from '../../state/safety/classify-document.ts';
+import { refuseWrite, type Refusal } from '../../state/safety/write-guard.ts';
 import { ResultViewer } from '../../features/envelope-viewer/EnvelopeViewer.tsx';
 import { UploadFormPanel, type FileLink, type UploadOutcome } from '../../features/upload-form/index.ts';
 import type { RunState } from '../../state/results-store.ts';
@@ -26,6 +29,13 @@ export function UploadView(): JSX.Element {
   const [result, setResult] = useState<RunState | undefined>(undefined);
   const [title, setTitle] = useState('upload');
   const runIds = useRef(0);
+  // A refused upload waits here for "Run once anyway" or Cancel.
+  const [asking, setAsking] = useState<{ refusal: Refusal; answer: (send: boolean) => void } | null>(null);
+  const confirmSend = (): Promise<boolean> => {
+    const refusal = connection ? refuseWrite(UPLOAD_EFFECT, connection) : null;
+    if (!refusal) return Promise.resolve(true);
+    return new Promise((resolve) => setAsking({ refusal, answer: resolve }));
+  };
 
   const onResult = (outcome: UploadOutcome) => {
     if (!server) return;
@@ -80,7 +90,19 @@ export function UploadView(): JSX.Element {
               onResult={onResult}
               onOpenFile={openExternal ? (link) => openExternal(link.href) : undefined}
               onDownloadFile={(link) => void download(link)}
+              confirmSend={confirmSend}
             />
+            {asking && (
+              <RunAnywayDialog
+                sentence={asking.refusal.sentence}
+                confirmName={asking.refusal.confirmName}
+                onConfirm={() => asking.answer(true)}
+                onClose={() => {
+                  asking.answer(false);
+                  setAsking(null);
+                }}
+              />
+            )}
           </div>
         </div>
       }

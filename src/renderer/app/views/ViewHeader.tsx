@@ -1,5 +1,6 @@
 /** The bar on top of a view: its name, what it does in a few words, and its connection picker. */
 import type { JSX, ReactNode } from 'react';
+import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import type { Connection } from '../../state/connections-store.ts';
 
 export function ViewHeader(props: { title: string; hint?: string; children?: ReactNode }): JSX.Element {
@@ -14,6 +15,7 @@ export function ViewHeader(props: { title: string; hint?: string; children?: Rea
 }
 
 export function ConnectionPicker(props: { label?: string; value: string; connections: Connection[]; onChange: (id: string) => void }): JSX.Element {
+  const picked = props.connections.find((c) => c.id === props.value);
   return (
     <label className="toolbar-field" title="The server this view works on">
       <span className="muted">{props.label ?? 'Connection'}</span>
@@ -25,6 +27,7 @@ export function ConnectionPicker(props: { label?: string; value: string; connect
           </option>
         ))}
       </select>
+      {picked && <DeploymentBadge deployment={picked.deployment} readOnly={picked.readOnly} />}
     </label>
   );
 }

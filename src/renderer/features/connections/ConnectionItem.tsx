@@ -1,5 +1,6 @@
 /** One connection in the sidebar: status, version, user, and its actions. */
 import type { JSX } from 'react';
+import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import type { Connection } from '../../state/connections-store.ts';
 import { useConnectionStatus } from './use-connection-status.ts';
 
@@ -11,6 +12,8 @@ export function ConnectionItem(props: {
   onSignOut: () => void;
   onEdit: () => void;
   onDelete: () => void;
+  /** Embedded only: back to the local admin after "Sign in as…". */
+  onRestoreLocalAdmin: () => void;
   workspaceLabel?: string;
 }): JSX.Element {
   const { connection } = props;
@@ -25,6 +28,7 @@ export function ConnectionItem(props: {
         <span className={`dot dot-${state}`} aria-label={state} title={status.error?.message ?? state} />
         <span className="conn-text">
           <span className="conn-name">{connection.name}</span>
+          <DeploymentBadge deployment={connection.deployment} readOnly={connection.readOnly} testId="connection-kind" />
           <span className="conn-url" title={connection.baseUrl}>
             {connection.baseUrl.replace(/^https?:\/\//, '')}
           </span>
@@ -44,9 +48,17 @@ export function ConnectionItem(props: {
       </button>
       {!remote && (
         <div className="conn-actions">
-          {/* Signing in as another user (agent, viewer) shows what that user may do; a reload brings back the local admin. */}
+          {/* Signing in as another user (agent, viewer) shows what that user may do. */}
           <button type="button" className="link" onClick={props.onSignIn}>
             {connection.signedIn ? 'Sign in as…' : 'Sign in'}
+          </button>
+          {connection.canRestoreLocalAdmin && (
+            <button type="button" className="link" onClick={props.onRestoreLocalAdmin}>
+              Back to local admin
+            </button>
+          )}
+          <button type="button" className="link" onClick={props.onEdit}>
+            Edit
           </button>
         </div>
       )}

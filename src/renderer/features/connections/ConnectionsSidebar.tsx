@@ -67,6 +67,11 @@ export function ConnectionsSidebar(props: { embeddedWorkspace: string | null }):
             }}
             onEdit={() => setDialog({ kind: 'edit', connection: c })}
             onDelete={() => void remove(c)}
+            onRestoreLocalAdmin={async () => {
+              connections.restoreLocalAdmin();
+              await invalidate(c.id);
+              toasts.show('Signed in as the local admin again');
+            }}
           />
         ))}
       </ul>
@@ -92,7 +97,8 @@ export function ConnectionsSidebar(props: { embeddedWorkspace: string | null }):
           initial={dialog.connection}
           onClose={() => setDialog(null)}
           onSave={async (draft) => {
-            await connections.update(dialog.connection.id, draft);
+            if (dialog.connection.kind === 'embedded') connections.setReadOnly(dialog.connection.id, draft.readOnly ?? false);
+            else await connections.update(dialog.connection.id, draft);
             await invalidate(dialog.connection.id);
             setDialog(null);
           }}

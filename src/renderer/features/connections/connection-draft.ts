@@ -30,5 +30,6 @@ export function validateDraft(input: ConnectionDraft): { draft: ConnectionDraft;
       return '';
     }
   })();
-  return { draft: { name: name || fallbackName, baseUrl, authClass: input.authClass }, errors };
+  const kind = input.deployment === undefined ? {} : { deployment: input.deployment, ...(input.readOnly === undefined ? {} : { readOnly: input.readOnly }) };
+  return { draft: { name: name || fallbackName, baseUrl, authClass: input.authClass, ...kind }, errors };
 }

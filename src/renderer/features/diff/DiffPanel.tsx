@@ -17,12 +17,17 @@ export interface DiffPanelProps {
   run: (connectionId: string, document: string) => Promise<DiffSide>;
   initialLeft?: string;
   initialRight?: string;
+  /** Why the document may not run on these two sides (Diff never writes); the run button is off while set. */
+  refusalFor?: (leftId: string, rightId: string) => string | null;
+  /** Names the two pickers ("connection" or "identity"). */
+  sideNoun?: string;
 }
 
-export function DiffPanel({ connections, document, run, initialLeft, initialRight }: DiffPanelProps) {
+export function DiffPanel({ connections, document, run, initialLeft, initialRight, refusalFor, sideNoun = 'connection' }: DiffPanelProps) {
   const [leftId, setLeftId] = useState(initialLeft ?? connections[0]?.id ?? '');
   const [rightId, setRightId] = useState(initialRight ?? connections[1]?.id ?? connections[0]?.id ?? '');
   const nameOf = (id: string) => connections.find((c) => c.id === id)?.name ?? id;
+  const refusal = refusalFor?.(leftId, rightId) ?? null;
   const diff = useMutation({
     mutationKey: ['diff', 'run'],
     mutationFn: () => runDiff(run, document, { id: leftId, label: nameOf(leftId) }, { id: rightId, label: nameOf(rightId) }),
@@ -43,15 +48,20 @@ export function DiffPanel({ connections, document, run, initialLeft, initialRigh
   return (
     <section className={styles.panel} aria-label="Diff">
       <div className={styles.row}>
-        {picker('Left connection', leftId, setLeftId)}
+        {picker(`Left ${sideNoun}`, leftId, setLeftId)}
         <span>vs</span>
-        {picker('Right connection', rightId, setRightId)}
-        <button type="button" className={styles.button} disabled={diff.isPending || !leftId || !rightId || document.trim() === ''} onClick={() => diff.mutate()}>
+        {picker(`Right ${sideNoun}`, rightId, setRightId)}
+        <button type="button" className={styles.button} disabled={diff.isPending || !leftId || !rightId || document.trim() === '' || refusal !== null} onClick={() => diff.mutate()}>
           {diff.isPending ? 'Running…' : 'Run on both'}
         </button>
-        {leftId === rightId && <span className={styles.hint}>Both sides use the same connection.</span>}
+        {leftId === rightId && <span className={styles.hint}>Both sides use the same {sideNoun}.</span>}
       </div>
-      {connections.length < 2 && <p className={styles.hint}>Add a second connection (another server, or the same one signed in as another user) to compare.</p>}
+      {refusal && (
+        <p className={styles.error} role="alert" data-testid="diff-refusal">
+          {refusal}
+        </p>
+      )}
+      {connections.length < 2 && <p className={styles.hint}>Add a second {sideNoun} to compare.</p>}
       {diff.isError && <p className={styles.error}>{(diff.error as Error).message}</p>}
       {result && counts && (
         <>

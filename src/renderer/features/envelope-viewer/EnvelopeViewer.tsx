@@ -6,6 +6,7 @@
  */
 import { useState, type JSX, type ReactNode } from 'react';
 import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
+import { RefusedWrite } from '../../components/RunAnyway.tsx';
 import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
 import { allErrors } from '../../response/result-view.ts';
 import type { RunDone, RunState } from '../../state/results-store.ts';
@@ -40,6 +41,7 @@ export function EnvelopeViewer(): JSX.Element {
         tabs.setQueryInfoLevel(tab.id, 2);
         void runTab(tab.id);
       }}
+      onRunAnyway={() => void runTab(tab.id, { allowWrite: true })}
     />
   );
 }
@@ -57,6 +59,8 @@ export interface ResultViewerProps {
   onAskForSql?: () => void;
   /** Copy as curl/fetch; off for requests a snippet cannot reproduce (multipart uploads). */
   snippets?: boolean;
+  /** "Run once anyway" for a write refused in read-only mode. */
+  onRunAnyway?: () => void;
 }
 
 /** One response with its views; used for the editor tabs and for uploads. */
@@ -77,8 +81,17 @@ export function ResultViewer(props: ResultViewerProps): JSX.Element {
   } else if (run.status === 'failed') {
     body = (
       <div className="empty" role="alert" data-testid="response-failed">
-        <p className="text-error">{run.message}</p>
+        <p className="text-error pre-line">{run.message}</p>
         {run.request && <p className="muted small">{run.request.url}</p>}
+      </div>
+    );
+  } else if (run.status === 'refused') {
+    body = <RefusedWrite sentence={run.sentence} confirmName={run.confirmName} onRunAnyway={props.onRunAnyway} />;
+  } else if (run.status === 'cancelled') {
+    body = (
+      <div className="empty" role="status" data-testid="response-cancelled">
+        <p>Cancelled after {formatMs(run.afterMs)}, before the answer was read.</p>
+        <p className="muted small">The document is unchanged; run it again when you are ready. (A server may still finish what it had started.)</p>
       </div>
     );
   } else {

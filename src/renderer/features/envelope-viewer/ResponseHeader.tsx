@@ -1,10 +1,9 @@
-/** Status code, time and size of the response, with copy-as-curl/fetch and save-to-file. */
+/** Status code, time and size of the response, with copy-as-curl/fetch (components/SnippetButtons) and save-to-file. */
 import type { JSX } from 'react';
-import { copyToClipboard } from '../../components/clipboard.ts';
 import { formatBytes, formatMs } from '../../components/format.ts';
+import { SnippetButtons } from '../../components/SnippetButtons.tsx';
 import type { RunDone } from '../../state/results-store.ts';
 import { useServices } from '../../state/services.ts';
-import { toCurl, toFetch } from '../../transport/request-snippets.ts';
 
 const SHAPE_LABEL: Record<string, string> = { envelope: '', flat: 'flat envelope', 'data-only': 'only:data', 'not-json': 'not JSON' };
 
@@ -38,16 +37,7 @@ export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets
       {run.view.intent && <span className="metric muted">{run.view.intent}</span>}
       {SHAPE_LABEL[run.view.shape] && <span className="tag">{SHAPE_LABEL[run.view.shape]}</span>}
       <span className="toolbar-spacer" />
-      {props.snippets !== false && (
-        <>
-          <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toCurl(run.request), 'as curl', toasts)}>
-            Copy as curl
-          </button>
-          <button type="button" className="btn btn-small" onClick={() => void copyToClipboard(toFetch(run.request), 'as fetch', toasts)}>
-            Copy as fetch
-          </button>
-        </>
-      )}
+      {props.snippets !== false && <SnippetButtons request={run.request} />}
       <button type="button" className="btn btn-small" onClick={() => void save()} title="Save the raw body to a file">
         Save…
       </button>

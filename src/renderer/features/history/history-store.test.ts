@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeParsed } from '../../response/normalize-envelope.ts';
-import { FakeIdbFactory } from './fake-idb.ts';
+import { IDBFactory } from 'fake-indexeddb';
 import { checkRetention, matchesQuery, searchWords, type HistoryRun, type NewHistoryRun } from './history-types.ts';
 import { historyId, IdbHistoryStore } from './idb-history-store.ts';
 import { summarizeFailure, summarizeView } from './summarize-run.ts';
@@ -17,10 +17,27 @@ const run = (at: number, extra: Partial<NewHistoryRun> = {}): NewHistoryRun => (
   ...extra,
 });
 
+/** A fresh in-memory IndexedDB (fake-indexeddb) that counts opens and can refuse the next one. */
+function countingFactory() {
+  const real = new IDBFactory();
+  const probe = { opens: 0, failNextOpen: false };
+  const factory = Object.create(real) as IDBFactory;
+  factory.open = (name: string, version?: number) => {
+    probe.opens++;
+    if (probe.failNextOpen) {
+      probe.failNextOpen = false;
+      // An open that fails (a browser throws a TypeError for version 0).
+      return real.open(name, 0);
+    }
+    return real.open(name, version);
+  };
+  return { factory, probe };
+}
+
 function store(retention = 1000) {
-  const factory = new FakeIdbFactory();
+  const { factory, probe } = countingFactory();
   let n = 0;
-  return { factory, history: new IdbHistoryStore(factory.asIdbFactory(), { retention, newId: () => `id${String(++n).padStart(4, '0')}` }) };
+  return { factory: probe, history: new IdbHistoryStore(factory, { retention, newId: () => `id${String(++n).padStart(4, '0')}` }) };
 }
 
 describe('IdbHistoryStore', () => {
@@ -78,8 +95,7 @@ describe('IdbHistoryStore', () => {
   });
 
   it('keeps runs with the same time in the order they were added', async () => {
-    const factory = new FakeIdbFactory();
-    const history = new IdbHistoryStore(factory.asIdbFactory());
+    const history = new IdbHistoryStore(new IDBFactory());
     for (let i = 0; i < 5; i++) await history.add(run(7, { summary: `#${i}` }));
     expect((await history.list()).map((r) => r.summary)).toEqual(['#4', '#3', '#2', '#1', '#0']);
   });
@@ -87,12 +103,12 @@ describe('IdbHistoryStore', () => {
   it('reopens after a failed open', async () => {
     const { history, factory } = store();
     factory.failNextOpen = true;
-    await expect(history.count()).rejects.toThrow('could not open');
+    await expect(history.count()).rejects.toThrow(TypeError);
     expect(await history.count()).toBe(0);
   });
 
   it('refuses a bad retention', () => {
-    expect(() => new IdbHistoryStore(new FakeIdbFactory().asIdbFactory(), { retention: 0 })).toThrow();
+    expect(() => new IdbHistoryStore(new IDBFactory(), { retention: 0 })).toThrow();
     expect(checkRetention(5)).toBe(5);
   });
 });

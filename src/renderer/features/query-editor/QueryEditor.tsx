@@ -3,9 +3,10 @@
  * and view state. It pins the last response's errors as markers on the keys they name, reveals
  * one when the viewer asks, and runs the query on Ctrl/Cmd+Enter.
  */
-import { useEffect, useRef, type JSX, type MutableRefObject } from 'react';
+import { useEffect, useReducer, useRef, type JSX, type MutableRefObject } from 'react';
 import { errorMarkerSpecs } from '../../monaco/error-markers.ts';
 import { monaco } from '../../monaco/monaco.ts';
+import { installPlaceholderSupport, refreshPlaceholders, type PlaceholderContext } from '../../monaco/placeholders.ts';
 import { disposeTabModel, saveViewState, tabModel, viewStateOf } from '../../monaco/tab-models.ts';
 import { allErrors } from '../../response/result-view.ts';
 import type { RunState } from '../../state/results-store.ts';
@@ -18,9 +19,13 @@ export function QueryEditor(props: {
   editorRef: MutableRefObject<monaco.editor.IStandaloneCodeEditor | null>;
   onRun: () => void;
 }): JSX.Element {
-  const { tabs, results, editorBus } = useServices();
+  const { tabs, results, editorBus, connections, variables } = useServices();
   const tabState = useStore(tabs);
   const resultState = useStore(results);
+  const connState = useStore(connections);
+  // Bumped whenever any connection's variables change (the Saved view edits them).
+  const [variablesVersion, bumpVariables] = useReducer((n: number) => n + 1, 0);
+  useEffect(() => variables.subscribe(bumpVariables), [variables]);
   const hostRef = useRef<HTMLDivElement>(null);
   const runRef = useRef(props.onRun);
   runRef.current = props.onRun;
@@ -79,6 +84,37 @@ export function QueryEditor(props: {
     const sub = model.onDidChangeContent(() => tabs.setText(tab.id, model.getValue()));
     return () => sub.dispose();
   }, [props.tabId, props.editorRef, tabs]);
+
+  // {{variables}}: their value for the tab's connection on hover, highlighted, an undefined one an error.
+  const contextRef = useRef<(tabId: string) => PlaceholderContext | null>(() => null);
+  contextRef.current = (tabId) => {
+    const tab = tabs.get(tabId);
+    const connection = tab ? connections.get(tab.connectionId) : undefined;
+    return tab && connection ? { connectionName: connection.name, values: variables.variables(connection.id) } : null;
+  };
+  useEffect(() => {
+    installPlaceholderSupport((uri) => {
+      const id = /^inmemory:\/\/jql\/tab\/(.+)\.json$/.exec(uri.toString())?.[1];
+      return id ? contextRef.current(id) : null;
+    });
+  }, []);
+  const activeConnection = tabState.tabs.find((t) => t.id === props.tabId)?.connectionId;
+  useEffect(() => {
+    const model = props.editorRef.current?.getModel();
+    if (!model) return;
+    const refresh = () => refreshPlaceholders(model, contextRef.current(props.tabId));
+    refresh();
+    // A 5 MB document is scanned once typing pauses, not on every key.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const sub = model.onDidChangeContent(() => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(refresh, 150);
+    });
+    return () => {
+      sub.dispose();
+      if (timer) clearTimeout(timer);
+    };
+  }, [props.tabId, props.editorRef, activeConnection, connState, variablesVersion]);
 
   // Models of closed tabs go away.
   const tabIds = tabState.tabs.map((t) => t.id).join(',');

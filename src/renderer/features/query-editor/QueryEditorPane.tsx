@@ -4,6 +4,7 @@
  */
 import { useEffect, useMemo, useRef, type JSX } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
+import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import type { monaco } from '../../monaco/monaco.ts';
 import { applySchemas } from '../../monaco/schema-registry.ts';
 import { useServices, useStore } from '../../state/services.ts';
@@ -16,7 +17,7 @@ import { useDescribes } from '../../state/use-describes.ts';
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
 
 export function QueryEditorPane(): JSX.Element {
-  const { tabs, connections, results, run, workbench } = useServices();
+  const { tabs, connections, results, run, cancel, workbench } = useServices();
   const tabState = useStore(tabs);
   const connState = useStore(connections);
   const resultState = useStore(results);
@@ -43,6 +44,22 @@ export function QueryEditorPane(): JSX.Element {
   const schemaInfo = describes.get(active.connectionId);
   const running = resultState[active.id]?.status === 'running';
   const runActive = () => void run(active.id);
+  const activeConnection = connState.connections.find((c) => c.id === active.connectionId);
+
+  // Escape cancels the active tab's running query, unless something else (a widget, a dialog) took it.
+  const cancelRef = useRef<(() => void) | null>(null);
+  cancelRef.current = running ? () => cancel(active.id) : null;
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || !cancelRef.current) return;
+      if (workbench.getSnapshot().view !== 'query') return;
+      if ((e.target as HTMLElement | null)?.closest('dialog')) return;
+      e.preventDefault();
+      cancelRef.current();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [workbench]);
 
   // Ctrl/Cmd+Enter runs from anywhere in the window (the editor binds it itself), not from a dialog.
   const runRef = useRef(runActive);
@@ -97,6 +114,12 @@ export function QueryEditorPane(): JSX.Element {
           </select>
         </label>
         <span className="toolbar-spacer" />
+        {activeConnection && <DeploymentBadge deployment={activeConnection.deployment} readOnly={activeConnection.readOnly} testId="run-target" />}
+        {running && (
+          <button type="button" className="btn" onClick={() => cancel(active.id)} title="Cancel the running query (Escape)">
+            Cancel <kbd>Esc</kbd>
+          </button>
+        )}
         <button type="button" className="btn btn-primary btn-run" onClick={runActive} disabled={running} title={`Run (${isMac ? '⌘' : 'Ctrl'}+Enter)`}>
           {running ? 'Running…' : 'Run'} <kbd>{isMac ? '⌘↵' : 'Ctrl+↵'}</kbd>
         </button>

@@ -1,5 +1,6 @@
 /** The "Templates" popover: every namespace of the server with a button per intent. */
-import { useEffect, useRef, useState, type JSX } from 'react';
+import { useCallback, useRef, useState, type JSX } from 'react';
+import { useDismiss } from '../../components/use-dismiss.ts';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { listNamespaces, type NamespaceInfo } from '../../monaco/describe-index.ts';
 import { buildMultiTemplate, buildTemplate } from '../../monaco/templates.ts';
@@ -10,19 +11,9 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const ref = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === 'Escape' : !ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    document.addEventListener('keydown', close);
-    return () => {
-      document.removeEventListener('mousedown', close);
-      document.removeEventListener('keydown', close);
-    };
-  }, [open]);
+  useDismiss(open, ref, close);
 
   const namespaces = props.describe ? listNamespaces(props.describe) : [GENERIC];
   const shown = namespaces.filter((n) => n.namespace.toLowerCase().includes(filter.toLowerCase()));

@@ -2,7 +2,7 @@
  * The variables of the current connection's environment: name and value rows, saved together so
  * the store can check names once. Values are read as JSON when they parse (`5`, `true`, `"5"`).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SavedQueriesStore } from './saved-queries-store.ts';
 import type { EnvironmentVariable } from './saved-types.ts';
 import styles from './saved-queries.module.css';
@@ -16,10 +16,12 @@ export interface EnvironmentEditorProps {
 export function EnvironmentEditor({ store, connection, variables }: EnvironmentEditorProps) {
   const [rows, setRows] = useState<EnvironmentVariable[]>(variables);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  // While a save is on its way the rows are the user's: a save that fails keeps them to try again.
+  const saving = useRef(false);
   useEffect(() => {
-    setRows(variables);
-    setMessage(null);
-  }, [variables, connection.id]);
+    if (!saving.current) setRows(variables);
+  }, [variables]);
+  useEffect(() => setMessage(null), [connection.id]);
   const dirty = JSON.stringify(rows) !== JSON.stringify(variables);
   const setRow = (index: number, patch: Partial<EnvironmentVariable>) => setRows((r) => r.map((v, i) => (i === index ? { ...v, ...patch } : v)));
 
@@ -30,11 +32,24 @@ export function EnvironmentEditor({ store, connection, variables }: EnvironmentE
       onSubmit={(e) => {
         e.preventDefault();
         try {
+          saving.current = true;
           store.setEnvironment(connection.id, rows.filter((r) => r.name.trim() !== '' || r.value !== ''));
-          setMessage({ ok: true, text: 'Saved.' });
         } catch (err) {
+          saving.current = false;
           setMessage({ ok: false, text: (err as Error).message });
+          return;
         }
+        store.whenSaved().then(
+          () => {
+            saving.current = false;
+            setRows(store.environment(connection.id));
+            setMessage({ ok: true, text: 'Saved.' });
+          },
+          (err: Error) => {
+            saving.current = false;
+            setMessage({ ok: false, text: err.message });
+          },
+        );
       }}
     >
       <h3 className={styles.title}>Variables of {connection.name}</h3>

@@ -1,11 +1,10 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { memoryStorage } from '../../state/external-store.ts';
 import { SavedQueriesPanel, SavedQueriesStore } from './index.ts';
 
 describe('SavedQueriesPanel', () => {
   it('shows collections, their queries with variables marked defined or not, and the environment', () => {
-    const store = new SavedQueriesStore(memoryStorage());
+    const store = new SavedQueriesStore();
     const c = store.createCollection('Tickets');
     store.saveQuery(c, { name: 'One ticket', document: '{"id": "{{ticketId}}", "t": "{{title}}"}', description: 'by id' });
     store.setEnvironment('local', [{ name: 'ticketId', value: '5' }]);
@@ -21,7 +20,7 @@ describe('SavedQueriesPanel', () => {
   });
 
   it('invites to create a collection and to pick a connection', () => {
-    const html = renderToStaticMarkup(<SavedQueriesPanel store={new SavedQueriesStore(memoryStorage())} connection={null} onOpen={() => {}} onRun={() => {}} />);
+    const html = renderToStaticMarkup(<SavedQueriesPanel store={new SavedQueriesStore()} connection={null} onOpen={() => {}} onRun={() => {}} />);
     expect(html).toContain('No collections yet');
     expect(html).toContain('Pick a connection to edit its variables.');
   });

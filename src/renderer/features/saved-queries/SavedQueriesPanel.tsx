@@ -9,7 +9,7 @@ import { EnvironmentEditor } from './EnvironmentEditor.tsx';
 import type { SavedQueriesStore } from './saved-queries-store.ts';
 import type { Collection, EnvironmentVariable, SavedQuery } from './saved-types.ts';
 import styles from './saved-queries.module.css';
-import { findVariables } from './variables.ts';
+import { findVariables } from '../../state/variables.ts';
 
 export interface SavedQueriesPanelProps {
   store: SavedQueriesStore;
@@ -49,13 +49,20 @@ export function SavedQueriesPanel({ store, connection, currentDocument, onOpen, 
   const variables = connection ? (state.environments[connection.id] ?? NO_VARIABLES) : NO_VARIABLES;
   const defined = new Set(variables.map((v) => v.name));
 
+  /** Runs a change; its confirmation shows only once the change is stored (else why it was not). */
   const attempt = (work: () => string | void) => {
+    let text: string | void;
     try {
-      const text = work();
-      setNotice(text ? { ok: true, text } : null);
+      text = work();
     } catch (err) {
       setNotice({ ok: false, text: (err as Error).message });
+      return;
     }
+    setNotice(text ? { ok: true, text: 'Saving…' } : null);
+    store.whenSaved().then(
+      () => setNotice(text ? { ok: true, text } : null),
+      (err: Error) => setNotice({ ok: false, text: err.message }),
+    );
   };
   const exportJson = (collections: Collection[] | null) => {
     const json = store.exportJson(collections ? collections.map((c) => c.id) : null);
@@ -68,10 +75,11 @@ export function SavedQueriesPanel({ store, connection, currentDocument, onOpen, 
     event.target.value = '';
     if (!file) return;
     const result = store.importJson(await file.text());
-    setNotice(
-      result.ok
-        ? { ok: true, text: `Imported ${result.imported.map((c) => `"${c.name}" (${c.queries} queries${c.renamedFrom ? `, renamed from "${c.renamedFrom}"` : ''})`).join(', ')}.` }
-        : { ok: false, text: `${file.name} was not imported: ${result.errors.join('; ')}` },
+    if (!result.ok) return setNotice({ ok: false, text: `${file.name} was not imported: ${result.errors.join('; ')}` });
+    const text = `Imported ${result.imported.map((c) => `"${c.name}" (${c.queries} queries${c.renamedFrom ? `, renamed from "${c.renamedFrom}"` : ''})`).join(', ')}.`;
+    store.whenSaved().then(
+      () => setNotice({ ok: true, text }),
+      (err: Error) => setNotice({ ok: false, text: `${file.name} was not imported: ${err.message}` }),
     );
   };
   const run = (query: SavedQuery) => {

@@ -1,18 +1,24 @@
+import { IDBFactory } from 'fake-indexeddb';
 import { describe, expect, it } from 'vitest';
+import { MemoryDocumentStorage } from '../../state/document-storage.ts';
 import { memoryStorage } from '../../state/external-store.ts';
+import { IdbDocumentStorage } from '../../state/idb-document-storage.ts';
 import { exportFileName, FILE_FORMAT, parseCollectionsFile } from './collection-file.ts';
-import { SavedQueriesError, SavedQueriesStore, STORAGE_KEY } from './saved-queries-store.ts';
+import { LEGACY_STORAGE_KEY, loadSavedQueries, SAVED_QUERIES_KEY, SavedQueriesError, SavedQueriesStore } from './saved-queries-store.ts';
 
 const doc = '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieveOne", "uniqueObject": {"id": "{{ticketId}}"}}}';
 
 function fresh() {
-  const storage = memoryStorage();
+  const storage = new MemoryDocumentStorage();
+  const errors: string[] = [];
   let t = 1000;
-  return { storage, store: new SavedQueriesStore(storage, () => t++) };
+  return { storage, errors, store: new SavedQueriesStore(null, { storage, now: () => t++, onSaveError: (m) => errors.push(m) }) };
 }
 
+const reload = async (storage: MemoryDocumentStorage | IdbDocumentStorage) => new SavedQueriesStore((await loadSavedQueries(storage, null)).saved, { storage });
+
 describe('SavedQueriesStore', () => {
-  it('creates collections and saves, updates, moves and deletes queries, persisting each change', () => {
+  it('creates collections and saves, updates, moves and deletes queries, persisting each change', async () => {
     const { store, storage } = fresh();
     const a = store.createCollection('  Tickets ');
     const b = store.createCollection('Chat');
@@ -27,8 +33,46 @@ describe('SavedQueriesStore', () => {
     store.deleteCollection(a);
     expect(store.getSnapshot().collections.map((c) => c.name)).toEqual(['Messages']);
 
-    const reloaded = new SavedQueriesStore(storage);
-    expect(reloaded.getSnapshot()).toEqual(store.getSnapshot());
+    await store.whenSaved();
+    expect((await reload(storage)).getSnapshot()).toEqual(store.getSnapshot());
+  });
+
+  it('keeps a 3 MB query in IndexedDB across a reload', async () => {
+    const storage = new IdbDocumentStorage(new IDBFactory());
+    const store = new SavedQueriesStore(null, { storage });
+    const big = `{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "filter": {"title__in": ${JSON.stringify(Array.from({ length: 150_000 }, (_, i) => `t${i}`))}}}}`;
+    expect(big.length).toBeGreaterThan(1_000_000);
+    const c = store.createCollection('Big');
+    store.saveQuery(c, { name: 'Huge filter', document: big + ' '.repeat(3 * 1024 * 1024 - big.length) });
+    await store.whenSaved();
+    const again = await reload(storage);
+    expect(again.collection(c)?.queries[0]?.document.length).toBe(3 * 1024 * 1024);
+  });
+
+  it('takes back a change that could not be stored, says what was not saved, and never claims it was', async () => {
+    const { store, storage, errors } = fresh();
+    const c = store.createCollection('Triage');
+    await store.whenSaved();
+    storage.failWith = Object.assign(new Error('The quota has been exceeded.'), { name: 'QuotaExceededError' });
+    store.saveQuery(c, { name: 'Open by priority', document: '{}' });
+    await expect(store.whenSaved()).rejects.toThrow('Not saved: the query "Open by priority" (the storage for this console is full).');
+    expect(errors).toEqual(['Not saved: the query "Open by priority" (the storage for this console is full).']);
+    expect(store.collection(c)?.queries).toEqual([]);
+    // Once the storage takes writes again, the next change is stored.
+    storage.failWith = null;
+    store.saveQuery(c, { name: 'Again', document: '{}' });
+    await store.whenSaved();
+    expect((await reload(storage)).collection(c)?.queries.map((q) => q.name)).toEqual(['Again']);
+  });
+
+  it('moves what an older version kept in localStorage', async () => {
+    const legacy = memoryStorage();
+    legacy.setItem(LEGACY_STORAGE_KEY, JSON.stringify({ collections: [{ id: 'c', name: 'Old', queries: [], createdAt: 1, updatedAt: 1 }], environments: {} }));
+    const storage = new MemoryDocumentStorage();
+    const loaded = await loadSavedQueries(storage, legacy);
+    expect(loaded.migrated).toBe(true);
+    await new SavedQueriesStore(loaded.saved, { storage }).saveAll();
+    expect(JSON.parse(storage.data.get(SAVED_QUERIES_KEY)!)).toMatchObject({ collections: [{ name: 'Old' }] });
   });
 
   it('refuses empty, long and duplicate names with a sentence', () => {
@@ -85,13 +129,12 @@ describe('SavedQueriesStore', () => {
     expect(store.getSnapshot().collections).toEqual([]);
   });
 
-  it('survives corrupt storage', () => {
-    const storage = memoryStorage();
-    storage.setItem(STORAGE_KEY, '{"collections": [{"id": 1}, {"id": "c", "name": "ok", "queries": [{"id": "q"}, {"id": "q2", "name": "n", "document": "{}"}]}], "environments": null}');
-    const store = new SavedQueriesStore(storage);
-    expect(store.getSnapshot()).toMatchObject({ collections: [{ id: 'c', queries: [{ id: 'q2' }] }], environments: {} });
-    storage.setItem(STORAGE_KEY, 'not json');
-    expect(new SavedQueriesStore(storage).getSnapshot()).toEqual({ collections: [], environments: {} });
+  it('survives corrupt storage', async () => {
+    const storage = new MemoryDocumentStorage();
+    storage.data.set(SAVED_QUERIES_KEY, '{"collections": [{"id": 1}, {"id": "c", "name": "ok", "queries": [{"id": "q"}, {"id": "q2", "name": "n", "document": "{}"}]}], "environments": null}');
+    expect((await reload(storage)).getSnapshot()).toMatchObject({ collections: [{ id: 'c', queries: [{ id: 'q2' }] }], environments: {} });
+    storage.data.set(SAVED_QUERIES_KEY, 'not json');
+    expect((await reload(storage)).getSnapshot()).toEqual({ collections: [], environments: {} });
   });
 });
 

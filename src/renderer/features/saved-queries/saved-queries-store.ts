@@ -1,16 +1,45 @@
 /**
- * Collections of saved queries and the per-connection environments, kept in localStorage (they are
- * UI data, not secrets: a token belongs in the connection, not in a variable). Framework-free; the
+ * Collections of saved queries and the per-connection environments (not secrets: a token belongs in
+ * the connection, not in a variable), kept in the document storage (IndexedDB in a browser, SQLite
+ * in the desktop app). Each change is written at once; `whenSaved()` tells whether it was stored.
+ * A change that cannot be stored is taken back, so the panel never shows as saved what a reload
+ * would lose, and it is reported in one sentence naming what was not saved. Framework-free; the
  * panel reads it with useSyncExternalStore. Names are checked here so every caller gets the same
  * rules: non-empty, at most 200 characters, collection names unique (case-insensitive).
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { ExternalStore, newId, readJson, writeJson, type KeyValueStorage } from '../../state/external-store.ts';
+import { MemoryDocumentStorage, storageErrorMessage, type DocumentStorage } from '../../state/document-storage.ts';
+import { DocumentWriter } from '../../state/document-writer.ts';
+import { ExternalStore, newId, readJson, type KeyValueStorage } from '../../state/external-store.ts';
 import { exportCollections, MAX_NAME, parseCollectionsFile } from './collection-file.ts';
 import type { Collection, EnvironmentVariable, SavedQueriesState, SavedQuery } from './saved-types.ts';
-import { isVariableName, parseVariableValue, substituteVariables, type Substitution } from './variables.ts';
+import { isVariableName, parseVariableValue, substituteVariables, type Substitution } from '../../state/variables.ts';
 
-export const STORAGE_KEY = 'jql.saved-queries.v1';
+/** The document that holds them all. */
+export const SAVED_QUERIES_KEY = 'saved-queries';
+/** Where an older version kept them (localStorage): read once and moved over. */
+export const LEGACY_STORAGE_KEY = 'jql.saved-queries.v1';
+
+export interface SavedQueriesOptions {
+  storage?: DocumentStorage;
+  now?: () => number;
+  /** A change could not be stored: one sentence naming it and why. */
+  onSaveError?: (message: string) => void;
+}
+
+/** Reads the stored collections, or an older version's copy in localStorage (then `migrated`). */
+export async function loadSavedQueries(storage: DocumentStorage, legacy: KeyValueStorage | null): Promise<{ saved: SavedQueriesState | null; migrated: boolean }> {
+  const text = await storage.get(SAVED_QUERIES_KEY);
+  if (text !== null) {
+    try {
+      return { saved: sanitize(JSON.parse(text) as Partial<SavedQueriesState>), migrated: false };
+    } catch {
+      return { saved: null, migrated: false };
+    }
+  }
+  const old = legacy ? readJson<SavedQueriesState>(legacy, LEGACY_STORAGE_KEY) : null;
+  return old ? { saved: sanitize(old), migrated: true } : { saved: null, migrated: false };
+}
 
 export class SavedQueriesError extends Error {
   override readonly name = 'SavedQueriesError';
@@ -25,7 +54,7 @@ function checkName(name: string, what: string): string {
   return trimmed;
 }
 
-function sanitize(raw: Partial<SavedQueriesState> | null): SavedQueriesState {
+export function sanitize(raw: Partial<SavedQueriesState> | null): SavedQueriesState {
   const collections = Array.isArray(raw?.collections)
     ? raw.collections.filter((c): c is Collection => typeof c?.id === 'string' && typeof c.name === 'string' && Array.isArray(c.queries))
     : [];
@@ -35,13 +64,31 @@ function sanitize(raw: Partial<SavedQueriesState> | null): SavedQueriesState {
 }
 
 export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
-  private readonly storage: KeyValueStorage;
+  private readonly writer: DocumentWriter;
   private readonly now: () => number;
+  private readonly onSaveError: (message: string) => void;
+  /** The state last known to be stored: a change that fails goes back to it. */
+  private persisted: SavedQueriesState;
+  private lastWrite: Promise<void> = Promise.resolve();
 
-  constructor(storage: KeyValueStorage, now: () => number = Date.now) {
-    super(sanitize(readJson<SavedQueriesState>(storage, STORAGE_KEY)));
-    this.storage = storage;
-    this.now = now;
+  constructor(saved: Partial<SavedQueriesState> | null = null, options: SavedQueriesOptions = {}) {
+    const state = sanitize(saved);
+    super(state);
+    this.persisted = state;
+    this.writer = new DocumentWriter(options.storage ?? new MemoryDocumentStorage());
+    this.now = options.now ?? Date.now;
+    this.onSaveError = options.onSaveError ?? (() => {});
+  }
+
+  /** Resolves once the latest change is stored; rejects with a SavedQueriesError saying what was not. */
+  whenSaved(): Promise<void> {
+    return this.lastWrite;
+  }
+
+  /** Writes the whole state now (after moving an older version's copy over). */
+  saveAll(): Promise<void> {
+    this.commit(this.getSnapshot(), 'the saved collections');
+    return this.lastWrite;
   }
 
   collection(id: string): Collection | undefined {
@@ -53,25 +100,25 @@ export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
     this.checkUnique(clean, null);
     const at = this.now();
     const collection: Collection = { id: newId('col'), name: clean, queries: [], createdAt: at, updatedAt: at };
-    this.commit({ ...this.getSnapshot(), collections: [...this.getSnapshot().collections, collection] });
+    this.commit({ ...this.getSnapshot(), collections: [...this.getSnapshot().collections, collection] }, `the collection "${clean}"`);
     return collection.id;
   }
 
   renameCollection(id: string, name: string): void {
     const clean = checkName(name, 'collection');
     this.checkUnique(clean, id);
-    this.updateCollection(id, (c) => ({ ...c, name: clean }));
+    this.updateCollection(id, (c) => ({ ...c, name: clean }), `the new name "${clean}"`);
   }
 
   deleteCollection(id: string): void {
-    this.commit({ ...this.getSnapshot(), collections: this.getSnapshot().collections.filter((c) => c.id !== id) });
+    this.commit({ ...this.getSnapshot(), collections: this.getSnapshot().collections.filter((c) => c.id !== id) }, `the deletion of "${this.collection(id)?.name ?? id}"`);
   }
 
   saveQuery(collectionId: string, input: { name: string; document: string; description?: string }): string {
     const name = checkName(input.name, 'query');
     const at = this.now();
     const query: SavedQuery = { id: newId('q'), name, document: input.document, description: input.description ?? '', createdAt: at, updatedAt: at };
-    this.updateCollection(collectionId, (c) => ({ ...c, queries: [...c.queries, query] }));
+    this.updateCollection(collectionId, (c) => ({ ...c, queries: [...c.queries, query] }), `the query "${name}"`);
     return query.id;
   }
 
@@ -83,11 +130,11 @@ export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
         ...c,
         queries: c.queries.map((q) => (q.id === queryId ? { ...q, ...patch, ...(name !== undefined ? { name } : {}), updatedAt: this.now() } : q)),
       };
-    });
+    }, 'the change to the query');
   }
 
   deleteQuery(collectionId: string, queryId: string): void {
-    this.updateCollection(collectionId, (c) => ({ ...c, queries: c.queries.filter((q) => q.id !== queryId) }));
+    this.updateCollection(collectionId, (c) => ({ ...c, queries: c.queries.filter((q) => q.id !== queryId) }), 'the deletion of the query');
   }
 
   moveQuery(fromId: string, queryId: string, toId: string): void {
@@ -100,7 +147,7 @@ export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
       collections: this.getSnapshot().collections.map((c) =>
         c.id === fromId ? { ...c, queries: c.queries.filter((q) => q.id !== queryId), updatedAt: at } : c.id === toId ? { ...c, queries: [...c.queries, query], updatedAt: at } : c,
       ),
-    });
+    }, `the move of "${query.name}"`);
   }
 
   environment(connectionId: string): EnvironmentVariable[] {
@@ -117,7 +164,7 @@ export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
       seen.add(name);
     }
     const environments = { ...this.getSnapshot().environments, [connectionId]: variables.map((v) => ({ name: v.name.trim(), value: v.value })) };
-    this.commit({ ...this.getSnapshot(), environments });
+    this.commit({ ...this.getSnapshot(), environments }, 'the variables');
   }
 
   /** The connection's variables as values, for substitution. */
@@ -155,7 +202,7 @@ export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
       });
       imported.push({ name, queries: c.queries.length, renamedFrom: name === c.name ? null : c.name });
     }
-    this.commit({ ...this.getSnapshot(), collections });
+    this.commit({ ...this.getSnapshot(), collections }, `the imported collections`);
     return { ok: true, imported };
   }
 
@@ -174,15 +221,31 @@ export class SavedQueriesStore extends ExternalStore<SavedQueriesState> {
     }
   }
 
-  private updateCollection(id: string, change: (c: Collection) => Collection): void {
+  private updateCollection(id: string, change: (c: Collection) => Collection, what: string): void {
     const current = this.collection(id);
     if (!current) throw new SavedQueriesError('That collection no longer exists.');
     const next = { ...change(current), updatedAt: this.now() };
-    this.commit({ ...this.getSnapshot(), collections: this.getSnapshot().collections.map((c) => (c.id === id ? next : c)) });
+    this.commit({ ...this.getSnapshot(), collections: this.getSnapshot().collections.map((c) => (c.id === id ? next : c)) }, what);
   }
 
-  private commit(state: SavedQueriesState): void {
+  private commit(state: SavedQueriesState, what: string): void {
     this.setState(state);
-    writeJson(this.storage, STORAGE_KEY, state);
+    const write = this.writer.write([{ key: SAVED_QUERIES_KEY, value: JSON.stringify(state) }]);
+    this.lastWrite = write.then(
+      () => {
+        this.persisted = state;
+      },
+      (err: unknown) => {
+        const message = `Not saved: ${what} (${storageErrorMessage(err)}).`;
+        // A newer change is on its way and carries this one; only the latest failure is taken back.
+        if (this.getSnapshot() === state) {
+          this.setState(this.persisted);
+          this.onSaveError(message);
+        }
+        throw new SavedQueriesError(message);
+      },
+    );
+    // Nobody may be waiting; the failure is reported through onSaveError.
+    this.lastWrite.catch(() => undefined);
   }
 }

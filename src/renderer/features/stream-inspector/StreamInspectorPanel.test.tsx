@@ -1,5 +1,5 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FakeStreamServer, flush } from './fake-stream-server.ts';
 import { createStreamSession, StreamInspectorPanel, StreamSession } from './index.ts';
 import type { WebSocketLike } from './stream-socket.ts';
@@ -48,14 +48,19 @@ describe('StreamInspectorPanel', () => {
 });
 
 describe('createStreamSession', () => {
-  it('opens the socket with the token current at connect time', async () => {
+  it('never puts the token in the socket URL: it signs in with the first message, with the token current at connect time', async () => {
     const urls: string[] = [];
+    const sent: string[] = [];
     let token: string | null = 'first';
     const makeSocket = (url: string): WebSocketLike => {
       urls.push(url);
       const listeners: Record<string, Array<(e: unknown) => void>> = {};
       const ws = {
-        send: () => {},
+        send: (data: string) => {
+          sent.push(data);
+          // The server's answer to auth.
+          queueMicrotask(() => listeners.message?.forEach((l) => l({ data: JSON.stringify({ type: 'authenticated', user: { id: 1, username: 'admin' } }) })));
+        },
         close: () => {},
         addEventListener: (type: string, l: (e: unknown) => void) => void (listeners[type] ??= []).push(l),
       };
@@ -64,12 +69,13 @@ describe('createStreamSession', () => {
     };
     const session = createStreamSession({ baseUrl: 'http://127.0.0.1:9000', getToken: () => token, makeSocket });
     session.connect();
-    await new Promise((r) => setTimeout(r, 0));
+    await vi.waitFor(() => expect(session.getSnapshot().connection).toBe('open'));
     session.disconnect();
     token = null;
     session.connect();
-    await new Promise((r) => setTimeout(r, 0));
+    await vi.waitFor(() => expect(session.getSnapshot().connection).toBe('open'));
     session.dispose();
-    expect(urls).toEqual(['ws://127.0.0.1:9000/jql-streams?token=first', 'ws://127.0.0.1:9000/jql-streams']);
+    expect(urls).toEqual(['ws://127.0.0.1:9000/jql-streams', 'ws://127.0.0.1:9000/jql-streams']);
+    expect(sent.map((s) => JSON.parse(s))).toEqual([{ type: 'auth', token: 'first' }]);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * A StreamSession for one connection in browser mode: a WebSocket to `{base}/jql-streams`, with the
- * token read at each (re)connect so a sign-in between two attempts is picked up. The desktop app
+ * A StreamSession for one connection in browser mode: a WebSocket to `{base}/jql-streams` that signs
+ * in with its first message (stream-auth.ts), never with the token in the URL. The desktop app
  * passes `bridgeSocketConnector` (a socket carried by main) to the StreamSession instead.
  */
 import { browserSocketConnector, streamUrl, type WebSocketLike } from './stream-socket.ts';
+import { withStreamAuth } from './stream-auth.ts';
 import { StreamSession, type StreamSessionOptions } from './stream-session.ts';
 
 export interface BrowserSessionOptions extends Omit<StreamSessionOptions, 'connect'> {
@@ -14,5 +15,5 @@ export interface BrowserSessionOptions extends Omit<StreamSessionOptions, 'conne
 }
 
 export function createStreamSession({ baseUrl, getToken, makeSocket, ...options }: BrowserSessionOptions): StreamSession {
-  return new StreamSession({ ...options, connect: () => browserSocketConnector(streamUrl(baseUrl, getToken()), makeSocket)() });
+  return new StreamSession({ ...options, connect: withStreamAuth(browserSocketConnector(streamUrl(baseUrl, null), makeSocket), getToken) });
 }

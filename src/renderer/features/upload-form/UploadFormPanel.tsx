@@ -36,11 +36,13 @@ export interface UploadFormPanelProps {
   onOpenFile?: (link: FileLink) => void;
   /** Downloads a file that needs the bearer token (fetch with the Authorization header, then save). */
   onDownloadFile?: (link: FileLink) => void;
+  /** Asked before each send (read-only mode); resolves false to send nothing. */
+  confirmSend?: () => Promise<boolean>;
 }
 
 export function UploadFormPanel(props: UploadFormPanelProps) {
   const { describe, server, transport } = props;
-  const u = useUpload(describe, server, transport, props.onResult);
+  const u = useUpload(describe, server, transport, props.onResult, props.confirmSend);
   const sending = u.phase.kind === 'sending';
 
   return (

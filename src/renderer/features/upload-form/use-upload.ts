@@ -22,7 +22,13 @@ export type UploadPhase =
   | { kind: 'cancelled' }
   | { kind: 'failed'; message: string };
 
-export function useUpload(describe: DescribeResult | null, server: ServerTarget | null, transport: UploadTransport, onResult?: (outcome: UploadOutcome) => void) {
+export function useUpload(
+  describe: DescribeResult | null,
+  server: ServerTarget | null,
+  transport: UploadTransport,
+  onResult?: (outcome: UploadOutcome) => void,
+  confirmSend?: () => Promise<boolean>,
+) {
   const targets = useMemo(() => listUploadTargets(describe), [describe]);
   const [targetKey, setTargetKey] = useState('');
   const target = targets.find((t) => t.key === targetKey) ?? targets[0] ?? null;
@@ -59,6 +65,8 @@ export function useUpload(describe: DescribeResult | null, server: ServerTarget 
     if (!target || !model || !state || !validation) return;
     setShowErrors(true);
     if (!validation.ok || !server) return;
+    // Every multipart PUT writes: a read-only connection asks first (and may say no).
+    if (confirmSend && !(await confirmSend())) return;
     const plan = buildUploadPlan(target, validation);
     const controller = new AbortController();
     abort.current = controller;
@@ -81,7 +89,7 @@ export function useUpload(describe: DescribeResult | null, server: ServerTarget 
     } finally {
       abort.current = null;
     }
-  }, [target, model, state, validation, server, transport, onResult]);
+  }, [target, model, state, validation, server, transport, onResult, confirmSend]);
 
   const cancel = useCallback(() => abort.current?.abort(), []);
 

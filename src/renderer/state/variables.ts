@@ -1,5 +1,7 @@
 /**
- * `{{name}}` variables in saved queries, filled from the connection's environment before a run.
+ * `{{name}}` variables in query documents (editor tabs and saved queries), filled from the
+ * connection's environment before a run. The environments are kept with the saved queries; the
+ * editor and the run read them through a VariableSource.
  * Where a variable sits decides what it becomes:
  * - a whole JSON string, `"{{id}}"`: the variable's JSON value (`5`, `true`, `{"a":1}`, or a string);
  * - inside a longer string, `"Bug {{n}}"`: its text, escaped for the string;
@@ -7,7 +9,7 @@
  * A variable's value is typed as JSON when it parses as JSON, else it is the plain string (so `5` is
  * a number, `"5"` and `abc` are strings). Unknown names are errors with their line and column.
  */
-import type { JsonValue } from '../../../shared/protocol.ts';
+import type { JsonValue } from '../../shared/protocol.ts';
 
 export type VariablePlace = 'whole-string' | 'in-string' | 'bare';
 
@@ -125,4 +127,10 @@ export function substituteVariables(text: string, variables: Readonly<Record<str
   }
   out += text.slice(last);
   return { ok: true, text: out, used: [...new Set(uses.map((u) => u.name))] };
+}
+
+/** A connection's variables, and a way to hear that they changed (the saved queries store is one). */
+export interface VariableSource {
+  variables(connectionId: string): Record<string, JsonValue>;
+  subscribe(listener: () => void): () => void;
 }
