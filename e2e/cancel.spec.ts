@@ -20,6 +20,8 @@ const unthrottle = (cdp: CDPSession) => cdp.send('Network.emulateNetworkConditio
 
 test('Cancel stops a large retrieve: the tab says Cancelled and keeps its document', async ({ app, page }) => {
   await app.setQuery(ALL_TICKETS);
+  // The editor shows the document a moment after it is set: take it once it is there.
+  await expect.poll(() => app.editorContent()).toContain('"limit": 1000');
   const before = await app.editorContent();
   const cdp = await throttle(page, 8 * 1024);
 
