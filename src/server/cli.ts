@@ -1,19 +1,21 @@
 /**
- * `jql-console`: `serve` starts the server (WORKSPACE.md), `user add` creates a user reading the
- * password from standard input. Mistakes print one plain sentence and exit 1; never a stack trace.
+ * `jql-console`: `serve` starts the server, `user add` creates a user reading the password from
+ * standard input, `run` runs a collection folder (collections/run-command.ts). Mistakes print one plain sentence and exit 1; never a stack trace.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { ensureUser } from './auth/first-admin.ts';
 import { start } from './index.ts';
 import { createState } from './state.ts';
+import { readFirstLine } from './read-first-line.ts';
+import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
 
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
                     [--base-path /api] [--production] [--cors ORIGIN]... [--local-admin]
-  jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)`;
+  jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)
+${RUN_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -89,7 +91,7 @@ async function userAdd(args: string[]): Promise<void> {
     strict: true,
   });
   if (!values.username) throw new UsageError('user add needs --username NAME');
-  const password = await firstLine();
+  const password = await readFirstLine();
   if (!password) throw new UsageError('user add reads the password from the first line of standard input, and it was empty');
   const state = await createState({ workspace: values.workspace, dataDir: values.data ?? defaultDataDir() });
   try {
@@ -103,24 +105,10 @@ async function userAdd(args: string[]): Promise<void> {
   }
 }
 
-function firstLine(): Promise<string> {
-  return new Promise((resolve) => {
-    const lines = createInterface({ input: process.stdin });
-    let done = false;
-    lines.once('line', (line) => {
-      done = true;
-      lines.close();
-      resolve(line.replace(/\r$/, ''));
-    });
-    lines.once('close', () => {
-      if (!done) resolve('');
-    });
-  });
-}
-
 export async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   try {
+    if (command === 'run') return await runCommand(argv.slice(1));
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);
     else if (command === undefined || command === '--help' || command === '-h' || command === 'help') console.log(USAGE);
@@ -130,6 +118,7 @@ export async function main(argv: string[]): Promise<number> {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`jql-console: ${message}`);
     if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(USAGE);
-    return 1;
+    // `run` tells a failed check (1) from bad usage (2), as CI runners expect.
+    return error instanceof RunUsageError ? 2 : 1;
   }
 }

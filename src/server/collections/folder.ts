@@ -1,0 +1,123 @@
+/**
+ * A collection folder on disk (docs/collections.md): reads its manifest, environments and the tree of
+ * request files, and writes a request file back. Paths handed in from outside (a CLI argument, the
+ * console's edit) are resolved inside the folder only: `..`, absolute paths and symbolic links out of
+ * it are refused. Writes go to a temporary file renamed over the old one, so a crash never leaves a
+ * half-written request.
+ */
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  COLLECTION_FILE,
+  ENVIRONMENTS_DIR,
+  parseEnvironmentFile,
+  parseManifest,
+  parseRequestFile,
+  REQUEST_SUFFIX,
+  requestName,
+  runOrder,
+  serializeRequestFile,
+  type CollectionManifest,
+  type EnvironmentFile,
+  type RequestFile,
+} from '../../shared/collections/format.ts';
+import type { RunnableRequest } from '../../shared/collections/run.ts';
+
+export interface CollectionFolder {
+  root: string;
+  manifest: CollectionManifest;
+  environments: Map<string, EnvironmentFile>;
+  /** Every request, in run order: a folder's files by name, then its sub-folders by name. */
+  requests: RunnableRequest[];
+  /** Files that could not be read, each with its reasons (a run refuses to start with any). */
+  problems: string[];
+}
+
+export class CollectionError extends Error {
+  override readonly name = 'CollectionError';
+}
+
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+function readText(path: string): string {
+  const info = lstatSync(path);
+  if (info.size > MAX_FILE_BYTES) throw new CollectionError(`${path} is larger than ${MAX_FILE_BYTES} bytes`);
+  return readFileSync(path, 'utf8');
+}
+
+export function readCollection(dir: string): CollectionFolder {
+  const root = resolve(dir);
+  if (!existsSync(root) || !lstatSync(root).isDirectory()) throw new CollectionError(`${dir} is not a folder`);
+  const manifestPath = join(root, COLLECTION_FILE);
+  if (!existsSync(manifestPath)) throw new CollectionError(`${dir} is not a collection: it has no ${COLLECTION_FILE}`);
+  const manifest = parseManifest(readText(manifestPath));
+  if (!manifest.ok) throw new CollectionError(manifest.errors.join('; '));
+  const problems: string[] = [];
+  const environments = new Map<string, EnvironmentFile>();
+  const envDir = join(root, ENVIRONMENTS_DIR);
+  if (existsSync(envDir) && lstatSync(envDir).isDirectory()) {
+    for (const name of runOrder(readdirSync(envDir))) {
+      if (!name.endsWith('.json') || !lstatSync(join(envDir, name)).isFile()) continue;
+      const parsed = parseEnvironmentFile(readText(join(envDir, name)), `${ENVIRONMENTS_DIR}/${name}`);
+      if (parsed.ok) environments.set(name.slice(0, -'.json'.length), parsed.value);
+      else problems.push(...parsed.errors);
+    }
+  }
+  const requests: RunnableRequest[] = [];
+  walk(root, root, requests, problems);
+  return { root, manifest: manifest.value, environments, requests, problems };
+}
+
+function walk(root: string, dir: string, requests: RunnableRequest[], problems: string[]): void {
+  const entries = readdirSync(dir, { withFileTypes: true });
+  const files = runOrder(entries.filter((e) => e.isFile() && e.name.endsWith(REQUEST_SUFFIX)).map((e) => e.name));
+  const folders = runOrder(entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !(dir === root && e.name === ENVIRONMENTS_DIR)).map((e) => e.name));
+  for (const name of files) {
+    const path = toPosix(relative(root, join(dir, name)));
+    const parsed = parseRequestFile(readText(join(dir, name)), path);
+    if (parsed.ok) requests.push({ path, name: requestName(name), file: parsed.value });
+    else problems.push(...parsed.errors);
+  }
+  for (const name of folders) walk(root, join(dir, name), requests, problems);
+}
+
+const toPosix = (path: string): string => path.split(sep).join('/');
+
+/** A path inside the collection given from outside, resolved strictly inside it. */
+export function insidePath(root: string, path: string): string {
+  const target = resolve(root, path);
+  const rel = relative(root, target);
+  if (rel === '' || rel.startsWith('..') || resolve(root, rel) !== target) throw new CollectionError(`${path} is outside the collection`);
+  // A symbolic link inside the folder must not lead out of it.
+  let existing = target;
+  while (!existsSync(existing)) existing = dirname(existing);
+  const real = realpathSync(existing);
+  const realRoot = realpathSync(root);
+  if (real !== realRoot && !real.startsWith(realRoot + sep)) throw new CollectionError(`${path} leads outside the collection`);
+  return target;
+}
+
+/** The requests that PATHS select: files, or folders (every request under them). None: all. */
+export function selectRequests(folder: CollectionFolder, paths: readonly string[]): RunnableRequest[] {
+  if (paths.length === 0) return folder.requests;
+  const wanted = paths.map((path) => toPosix(relative(folder.root, insidePath(folder.root, path))));
+  for (const path of wanted) {
+    if (!folder.requests.some((r) => r.path === path || r.path.startsWith(`${path}/`))) throw new CollectionError(`${path} holds no request of this collection`);
+  }
+  return folder.requests.filter((r) => wanted.some((path) => r.path === path || r.path.startsWith(`${path}/`)));
+}
+
+/** Writes a request file atomically (a temporary file renamed over the old one). */
+export function writeRequest(root: string, path: string, request: RequestFile): void {
+  if (!path.endsWith(REQUEST_SUFFIX)) throw new CollectionError(`A request file's name ends in ${REQUEST_SUFFIX}`);
+  const target = insidePath(root, path);
+  mkdirSync(dirname(target), { recursive: true });
+  const temporary = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, serializeRequestFile(request), { flag: 'wx' });
+    renameSync(temporary, target);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Evaluates assertions and captures against one answer. An answer is read in either envelope shape
+ * (PROTOCOL.md 3, 3.3) through the same keys; a `path` target is a JSONPath (jsonpath-plus, with
+ * script filters turned off) into the standard envelope, so a request written for one shape checks
+ * the same values in the other.
+ */
+import { JSONPath } from 'jsonpath-plus';
+import type { JsonValue } from '../protocol.ts';
+import type { Assertion, Capture } from './format.ts';
+
+export interface Answer {
+  /** HTTP status, or 0 when no answer came. */
+  status: number;
+  /** The parsed body, or undefined when it was not JSON. */
+  body: unknown;
+  /** Round-trip time in milliseconds. */
+  roundTripMs: number;
+}
+
+export interface AssertionResult {
+  assertion: Assertion;
+  passed: boolean;
+  /** The value the target had (undefined: absent). */
+  actual: JsonValue | undefined;
+  /** Why it failed, in a sentence; absent when it passed. */
+  message?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The answer as a standard envelope, whichever shape the server sent. */
+export function standardEnvelope(body: unknown): Obj | null {
+  if (!isObj(body)) return null;
+  if ('__payload__' in body || '__errors__' in body) return body;
+  if ('status' in body && ('data' in body || 'errors' in body)) {
+    return {
+      __payload__: body.data,
+      __message__: body.message,
+      __extras__: body.extras,
+      __errors__: body.errors,
+      __system__: body.system_info,
+      __intent__: body.intent,
+    };
+  }
+  return null;
+}
+
+/** The value at a JSONPath of the envelope; undefined when nothing is there. */
+export function valueAt(body: unknown, path: string): JsonValue | undefined {
+  const json = (standardEnvelope(body) ?? body) as JsonValue;
+  if (json === undefined || json === null || typeof json !== 'object') return undefined;
+  // Unwrapped (jsonpath-plus): one match is the value itself, several are the list of them.
+  return JSONPath({ path, json, wrap: false, eval: false }) as JsonValue | undefined;
+}
+
+function targetValue(assertion: Assertion, answer: Answer): JsonValue | undefined {
+  const envelope = standardEnvelope(answer.body);
+  const extras = isObj(envelope?.__extras__) ? envelope.__extras__ : {};
+  switch (assertion.target) {
+    case 'status':
+      return answer.status;
+    case 'roundTrip':
+      return Math.round(answer.roundTripMs);
+    case 'serverTime': {
+      const system = envelope?.__system__;
+      return isObj(system) && typeof system.time_ms === 'number' ? system.time_ms : undefined;
+    }
+    case 'payloadLength': {
+      const payload = envelope ? envelope.__payload__ : answer.body;
+      return Array.isArray(payload) ? payload.length : isObj(payload) ? Object.keys(payload).length : undefined;
+    }
+    case 'errorCode': {
+      const errors = Array.isArray(envelope?.__errors__) ? (envelope.__errors__ as Obj[]) : [];
+      const at = assertion.at;
+      const error = at ? errors.find((e) => JSON.stringify(e.path) === JSON.stringify(at)) : errors[0];
+      return typeof error?.code === 'string' ? error.code : error ? null : undefined;
+    }
+    case 'path':
+      return valueAt(answer.body, assertion.path ?? '$');
+    default: {
+      const key = assertion.target.slice('extras.'.length);
+      return (extras[key] as JsonValue | undefined) ?? undefined;
+    }
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+const show = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+
+export function evaluateAssertion(assertion: Assertion, answer: Answer): AssertionResult {
+  let actual: JsonValue | undefined;
+  try {
+    actual = targetValue(assertion, answer);
+  } catch (error) {
+    // A JSONPath that cannot be read (a script filter, which is turned off): the assertion fails.
+    return { assertion, passed: false, actual: undefined, message: `${describeTarget(assertion)} cannot be read: ${(error as Error).message}` };
+  }
+  const expected = assertion.value;
+  const passed = check(assertion, actual);
+  const result: AssertionResult = { assertion, passed, actual };
+  if (!passed) result.message = `${describeTarget(assertion)} is ${show(actual)}; expected ${assertion.op}${expected === undefined ? '' : ` ${show(expected)}`}`;
+  return result;
+}
+
+function check(assertion: Assertion, actual: JsonValue | undefined): boolean {
+  const expected = assertion.value;
+  switch (assertion.op) {
+    case 'eq':
+      return same(actual, expected);
+    case 'neq':
+      return !same(actual, expected);
+    case 'lt':
+      return typeof actual === 'number' && actual < (expected as number);
+    case 'lte':
+      return typeof actual === 'number' && actual <= (expected as number);
+    case 'gt':
+      return typeof actual === 'number' && actual > (expected as number);
+    case 'gte':
+      return typeof actual === 'number' && actual >= (expected as number);
+    case 'in':
+      return Array.isArray(expected) && expected.some((item) => same(item, actual));
+    case 'contains':
+      if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
+      return Array.isArray(actual) && actual.some((item) => same(item, expected));
+    case 'matches':
+      return typeof actual === 'string' && new RegExp(expected as string).test(actual);
+    case 'exists':
+      return (actual !== undefined) === (expected ?? true);
+    case 'isNull':
+      return (actual === null) === (expected ?? true);
+    case 'type':
+      return actual !== undefined && typeOf(actual) === expected;
+    case 'length':
+      return (typeof actual === 'string' || Array.isArray(actual)) && actual.length === expected;
+  }
+}
+
+export function describeTarget(assertion: Assertion): string {
+  switch (assertion.target) {
+    case 'path':
+      return assertion.path ?? '$';
+    case 'errorCode':
+      return assertion.at ? `the error code at ${JSON.stringify(assertion.at)}` : 'the error code';
+    case 'status':
+      return 'the HTTP status';
+    case 'serverTime':
+      return 'the server time (ms)';
+    case 'roundTrip':
+      return 'the round trip (ms)';
+    case 'payloadLength':
+      return 'the payload length';
+    default:
+      return `__extras__.${assertion.target.slice('extras.'.length)}`;
+  }
+}
+
+/** Captured variables, or the sentence saying which capture found nothing. */
+export function capture(captures: readonly Capture[], answer: Answer): { values: Record<string, JsonValue>; missing: string[] } {
+  const values: Record<string, JsonValue> = {};
+  const missing: string[] = [];
+  for (const { variable, path } of captures) {
+    let value: JsonValue | undefined;
+    try {
+      value = valueAt(answer.body, path);
+    } catch {
+      value = undefined;
+    }
+    if (value === undefined) missing.push(`capture "${variable}": nothing at ${path}`);
+    else values[variable] = value;
+  }
+  return { values, missing };
+}

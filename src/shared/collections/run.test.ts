@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { JsonValue } from '../protocol.ts';
+import type { RequestFile } from './format.ts';
+import { runRequests, type OutgoingRequest, type RunnableRequest } from './run.ts';
+
+const file = (document: string, over: Partial<RequestFile> = {}): RequestFile => ({ document, options: {}, assertions: [], captures: [], tags: [], ...over });
+const req = (name: string, f: RequestFile): RunnableRequest => ({ path: `${name}.jql.json`, name, file: f });
+
+describe('runRequests', () => {
+  it('fills variables from the environment and from captures, in order, and sends captured bearer tokens', async () => {
+    const sent: OutgoingRequest[] = [];
+    const report = await runRequests(
+      [
+        req('login', file('{"username": "{{user}}"}', { captures: [{ variable: 'token', path: '$.__payload__.token' }] })),
+        req('create', file('{"name": "n"}', { options: { bearer: '{{token}}' }, captures: [{ variable: 'id', path: '$.__payload__.id' }] })),
+        req('read', file('{"id": "{{id}}", "limit": {{limit}}}', { assertions: [{ target: 'status', op: 'eq', value: 200 }] })),
+      ],
+      {
+        variables: { user: 'ann', limit: 5 },
+        send: async (request) => {
+          sent.push(request);
+          const payload: JsonValue = sent.length === 1 ? { token: 't-1' } : { id: 42 };
+          return { status: 200, body: { __payload__: payload }, roundTripMs: 1 };
+        },
+      },
+    );
+    expect(sent.map((s) => s.document)).toEqual([{ username: 'ann' }, { name: 'n' }, { id: 42, limit: 5 }]);
+    expect(sent[1]?.bearer).toBe('t-1');
+    expect(report).toMatchObject({ passed: 3, failed: 0, skipped: 0 });
+  });
+
+  it('fails a request whose variable is unknown or whose document is not JSON, without sending it', async () => {
+    let sends = 0;
+    const report = await runRequests([req('a', file('{"x": {{nope}}}')), req('b', file('{"x": '))], {
+      variables: {},
+      send: async () => {
+        sends++;
+        return { status: 200, body: {}, roundTripMs: 1 };
+      },
+    });
+    expect(sends).toBe(0);
+    expect(report.results.map((r) => r.error)).toEqual([expect.stringContaining('{{nope}} is not defined'), expect.stringContaining('is not JSON once its variables are filled')]);
+  });
+
+  it('stops at the first failure with bail, and counts the rest as skipped', async () => {
+    const report = await runRequests(
+      [req('a', file('{}', { assertions: [{ target: 'status', op: 'eq', value: 201 }] })), req('b', file('{}')), req('c', file('{}'))],
+      { variables: {}, bail: true, send: async () => ({ status: 200, body: {}, roundTripMs: 1 }) },
+    );
+    expect(report).toMatchObject({ passed: 0, failed: 1, skipped: 2 });
+  });
+
+  it('reports a request that got no answer with the reason', async () => {
+    const report = await runRequests([req('a', file('{}'))], { variables: {}, send: async () => ({ status: 0, body: undefined, roundTripMs: 2, error: 'ECONNREFUSED' }) });
+    expect(report.results[0]).toMatchObject({ passed: false, status: 0, error: 'ECONNREFUSED' });
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * Runs the requests of a collection in order against one server, the same way in the console and in
+ * `jql-console run`: fill each document's `{{variables}}` from the environment and the captures so
+ * far, send it, check its assertions, store its captures. A request that cannot be sent (an unknown
+ * variable, a document that is not JSON, a network failure) fails with the reason; nothing throws.
+ */
+import type { JsonValue } from '../protocol.ts';
+import { substituteVariables } from '../variables.ts';
+import { capture, evaluateAssertion, type Answer, type AssertionResult } from './assertions.ts';
+import type { RequestFile, RequestOptions } from './format.ts';
+
+export interface RunnableRequest {
+  /** Path of the request file inside the collection, with `/` separators. */
+  path: string;
+  name: string;
+  file: RequestFile;
+}
+
+export interface OutgoingRequest {
+  document: JsonValue;
+  options: Omit<RequestOptions, 'bearer'>;
+  /** The filled-in bearer token, when the request names one. */
+  bearer?: string;
+}
+
+/** Sends one request and answers what came back (status 0 and an error when nothing did). */
+export type SendRequest = (request: OutgoingRequest) => Promise<Answer & { error?: string }>;
+
+export interface RequestResult {
+  path: string;
+  name: string;
+  /** True when it was answered and every assertion passed. */
+  passed: boolean;
+  status: number;
+  roundTripMs: number;
+  assertions: AssertionResult[];
+  /** Why the request failed as a whole (not sent, or a capture found nothing). */
+  error?: string;
+  /** The answer's body, for the console to show. */
+  body?: unknown;
+}
+
+export interface RunOptions {
+  variables: Record<string, JsonValue>;
+  send: SendRequest;
+  /** Stop at the first failed request. */
+  bail?: boolean;
+  onResult?(result: RequestResult): void;
+  /** Checked before each request: a cancelled run stops there. */
+  cancelled?(): boolean;
+}
+
+export interface RunReport {
+  results: RequestResult[];
+  passed: number;
+  failed: number;
+  /** Requests not run because of --bail or a cancel. */
+  skipped: number;
+  totalMs: number;
+}
+
+function fill(text: string, variables: Record<string, JsonValue>): { ok: true; text: string } | { ok: false; error: string } {
+  const substituted = substituteVariables(text, variables);
+  if (!substituted.ok) return { ok: false, error: substituted.errors.map((e) => e.message).join('; ') };
+  return { ok: true, text: substituted.text };
+}
+
+export async function runRequests(requests: readonly RunnableRequest[], options: RunOptions): Promise<RunReport> {
+  const started = Date.now();
+  const variables = { ...options.variables };
+  const results: RequestResult[] = [];
+  for (const request of requests) {
+    if (options.cancelled?.() || (options.bail && results.some((r) => !r.passed))) break;
+    const result = await runOne(request, variables, options.send);
+    results.push(result);
+    options.onResult?.(result);
+  }
+  const passed = results.filter((r) => r.passed).length;
+  return { results, passed, failed: results.length - passed, skipped: requests.length - results.length, totalMs: Date.now() - started };
+}
+
+async function runOne(request: RunnableRequest, variables: Record<string, JsonValue>, send: SendRequest): Promise<RequestResult> {
+  const base = { path: request.path, name: request.name, status: 0, roundTripMs: 0, assertions: [] as AssertionResult[] };
+  const document = fill(request.file.document, variables);
+  if (!document.ok) return { ...base, passed: false, error: document.error };
+  let parsed: JsonValue;
+  try {
+    parsed = JSON.parse(document.text) as JsonValue;
+  } catch (error) {
+    return { ...base, passed: false, error: `The document is not JSON once its variables are filled: ${(error as Error).message}` };
+  }
+  const { bearer: bearerText, ...rest } = request.file.options;
+  const outgoing: OutgoingRequest = { document: parsed, options: rest };
+  if (bearerText !== undefined) {
+    const bearer = fill(JSON.stringify(bearerText), variables);
+    if (!bearer.ok) return { ...base, passed: false, error: bearer.error };
+    const token = JSON.parse(bearer.text) as JsonValue;
+    outgoing.bearer = typeof token === 'string' ? token : JSON.stringify(token);
+  }
+  const answer = await send(outgoing);
+  if (answer.error !== undefined) return { ...base, passed: false, status: answer.status, roundTripMs: answer.roundTripMs, error: answer.error };
+  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer));
+  const captured = capture(request.file.captures, answer);
+  Object.assign(variables, captured.values);
+  const result: RequestResult = {
+    ...base,
+    status: answer.status,
+    roundTripMs: answer.roundTripMs,
+    assertions,
+    body: answer.body,
+    passed: assertions.every((a) => a.passed) && captured.missing.length === 0,
+  };
+  if (captured.missing.length > 0) result.error = captured.missing.join('; ');
+  return result;
+}
