@@ -6,7 +6,7 @@
  * environment.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -24,6 +24,13 @@ if (process.env.JQL_E2E_DATA === undefined) {
   const dataDir = mkdtempSync(join(tmpdir(), 'jql-e2e-'));
   process.env.JQL_E2E_DATA = dataDir;
   process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+}
+if (process.env.JQL_E2E_COLLECTIONS === undefined) {
+  // The collection folders the console serves: a copy of the demo collection the specs may edit.
+  const collections = mkdtempSync(join(tmpdir(), 'jql-e2e-collections-'));
+  cpSync('examples/demo-collection', join(collections, 'demo-collection'), { recursive: true });
+  process.env.JQL_E2E_COLLECTIONS = collections;
+  process.on('exit', () => rmSync(collections, { recursive: true, force: true }));
 }
 const port = process.env.JQL_E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
@@ -60,7 +67,7 @@ export default defineConfig({
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: {
-    command: `node bin/jql-console.mjs serve --port ${port} --data ${process.env.JQL_E2E_DATA} --local-admin`,
+    command: `node bin/jql-console.mjs serve --port ${port} --data ${process.env.JQL_E2E_DATA} --local-admin --collections ${process.env.JQL_E2E_COLLECTIONS}`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

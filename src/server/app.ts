@@ -17,6 +17,7 @@ import { registerRateLimit } from './http/rate-limit.ts';
 import { createState, type StateOptions } from './state.ts';
 import { serveConsole } from './web/serve-console.ts';
 import { registerStreamRoute, type StreamOptions } from './streams/route.ts';
+import { collectionsRoute } from './collections/collections-route.ts';
 
 export interface AppOptions extends StateOptions {
   /** Origins allowed by CORS (`--cors`); none by default. */
@@ -24,6 +25,8 @@ export interface AppOptions extends StateOptions {
   logger?: boolean | { level: string };
   /** `/jql-streams` heartbeat and slow-subscriber limit (tests shorten them). */
   streams?: StreamOptions;
+  /** A folder of collections the browser-mode console may open and edit (`--collections DIR`). */
+  collections?: string;
 }
 
 export interface BuiltApp {
@@ -83,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     },
   });
   registerStreamRoute(app, state, options.streams);
+  if (options.collections) await app.register(collectionsRoute, { prefix: state.basePath, state, root: options.collections });
   return { app, state };
 }
 

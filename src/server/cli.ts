@@ -3,19 +3,23 @@
  * standard input, `run` runs a collection folder (collections/run-command.ts). Mistakes print one plain sentence and exit 1; never a stack trace.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureUser } from './auth/first-admin.ts';
 import { start } from './index.ts';
 import { createState } from './state.ts';
 import { readFirstLine } from './read-first-line.ts';
 import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
+import { IMPORT_USAGE, importCommand } from './collections/import-command.ts';
 
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
                     [--base-path /api] [--production] [--cors ORIGIN]... [--local-admin]
+                    [--collections DIR]
   jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)
-${RUN_USAGE}`;
+${RUN_USAGE}
+${IMPORT_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -37,6 +41,7 @@ export function parseServeArgs(args: string[]) {
       production: { type: 'boolean', default: false },
       cors: { type: 'string', multiple: true, default: [] },
       'local-admin': { type: 'boolean', default: false },
+      collections: { type: 'string' },
     },
     strict: true,
   });
@@ -52,7 +57,15 @@ export function parseServeArgs(args: string[]) {
     production: values.production ?? false,
     cors: values.cors ?? [],
     localAdmin: values['local-admin'] ?? false,
+    ...(values.collections ? { collections: collectionsFolder(values.collections, values['local-admin'] ?? false) } : {}),
   };
+}
+
+/** `--collections DIR`: an existing folder, served to the local admin only. */
+function collectionsFolder(dir: string, localAdmin: boolean): string {
+  if (!localAdmin) throw new UsageError('--collections serves folders to the local admin: use it with --local-admin');
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--collections ${dir}: no such folder`);
+  return resolve(dir);
 }
 
 export function normalizeBasePath(raw: string): string {
@@ -109,6 +122,7 @@ export async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   try {
     if (command === 'run') return await runCommand(argv.slice(1));
+    if (command === 'collection' && sub === 'import') return importCommand(rest);
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);
     else if (command === undefined || command === '--help' || command === '-h' || command === 'help') console.log(USAGE);

@@ -11,6 +11,12 @@ export const schemaKeys = {
   describe: (connectionId: string, baseUrl: string) => ['schema', 'describe', { connectionId, baseUrl }] as const,
 };
 
+/** Collection folders the embedded server serves (polled, so a `git pull` shows up). */
+export const folderKeys = {
+  list: () => ['collections', 'list', {}] as const,
+  folder: (id: string) => ['collections', 'folder', { id }] as const,
+};
+
 /** For `invalidateQueries({ predicate })`: does this key belong to that connection? */
 export function touchesConnection(queryKey: readonly unknown[], connectionId: string): boolean {
   const params = queryKey[2];

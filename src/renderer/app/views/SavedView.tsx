@@ -1,9 +1,14 @@
 /**
- * Saved queries: collections, `{{variables}}` from the connection's environment, import/export.
+ * Saved queries: collection folders on disk (run and edited here, docs/collections.md), the in-app
+ * collections, `{{variables}}` from the connection's environment, import/export.
  * Open and Run put the document in a new editor tab (Run with the variables filled in).
  */
-import type { JSX } from 'react';
+import { useMemo, type JSX } from 'react';
+import { CollectionFoldersPanel, createFoldersClient } from '../../features/collection-folders/index.ts';
 import { SavedQueriesPanel } from '../../features/saved-queries/index.ts';
+import { EMBEDDED_ID } from '../../state/connections-store.ts';
+import { schemaKeys } from '../../state/query-keys.ts';
+import type { DescribeOutcome } from '../../transport/jql-client.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import { openInTab } from '../open-in-tab.ts';
 import { useWorkbench } from '../workbench-context.ts';
@@ -16,12 +21,21 @@ export function SavedView(): JSX.Element {
   const tabState = useStore(services.tabs);
   const active = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
   const { connection, connections, select } = useViewConnection('saved');
+  // Collection folders are served by the embedded server, to its local admin.
+  const folders = useMemo(() => createFoldersClient(services.platform.transport, () => services.connections.target(EMBEDDED_ID)), [services]);
+  const runContext = () => {
+    const target = connection ? services.connections.target(connection.id) : null;
+    if (!connection || !target) return null;
+    const describe = services.queryClient.getQueryData<DescribeOutcome>(schemaKeys.describe(connection.id, connection.baseUrl))?.describe ?? null;
+    return { target, connection, describe, transport: services.platform.transport };
+  };
   return (
     <div className="view-column">
       <ViewHeader title="Saved queries" hint="collections · {{variables}} per connection">
         {connection && <ConnectionPicker label="Saved queries connection" value={connection.id} connections={connections} onChange={select} />}
       </ViewHeader>
       <div className="view-scroll">
+        <CollectionFoldersPanel client={folders} runContext={runContext} onOpen={(document) => openInTab(services, document, connection?.id ?? active.connectionId, false)} />
         <SavedQueriesPanel
           store={savedQueries}
           connection={connection ? { id: connection.id, name: connection.name } : null}

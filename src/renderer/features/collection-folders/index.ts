@@ -1,0 +1,2 @@
+export { CollectionFoldersPanel } from './CollectionFoldersPanel.tsx';
+export { createFoldersClient } from './folders-client.ts';
