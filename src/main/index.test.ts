@@ -78,7 +78,8 @@ vi.mock('electron', () => {
 });
 
 // Calls are recorded by hand: vi.fn call records may be cleared between tests.
-vi.mock('../server/index.ts', () => ({
+vi.mock('../server/index.ts', async (importOriginal) => ({
+  openDatabase: (await importOriginal<typeof import('../server/index.ts')>()).openDatabase,
   start: async (options: unknown) => {
     h.startCalls.push(options);
     return { url: 'http://127.0.0.1:43210', port: 43210, close: () => h.serverClose(), localAdminToken: 'local-admin-token' };
