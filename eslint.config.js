@@ -20,6 +20,9 @@ const notServer = { group: ['**/server/**'], message: 'The renderer and shared c
 const notMain = { group: ['**/main/**', '**/preload/**'], message: 'Only Electron code imports main/preload.' };
 const notElectron = { group: ['electron', 'electron/*'], message: 'Only src/main and src/preload use electron.' };
 const notNode = { group: ['node:*', 'better-sqlite3', 'fastify', '@fastify/*', 'ws'], message: 'Browser code cannot use Node modules.' };
+// Database access by kind (docs/architecture.md): one module opens SQLite; the rest use read(),
+// write() and afterCommit() of src/server/db/database.ts.
+const notSqlite = { group: ['better-sqlite3'], message: 'Only src/server/db/connection.ts imports better-sqlite3: use read()/write() of src/server/db/database.ts (main: openDatabase from server/index.ts).' };
 
 /** One entry per folder of src/renderer/features: the map is read from the file system. */
 function featureIsolation() {
@@ -66,21 +69,23 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   layer(['src/shared/**'], [notRenderer, notServer, notMain, notElectron, notNode]),
-  layer(['src/server/**'], [notRenderer, notMain, notElectron]),
+  layer(['src/server/**'], [notRenderer, notMain, notElectron, notSqlite]),
   layer(['src/renderer/**'], [notServer, notMain, notElectron, notNode]),
-  layer(['src/main/**', 'src/preload/**'], [notRenderer]),
+  layer(['src/main/**', 'src/preload/**'], [notRenderer, notSqlite]),
+  // The one module that opens SQLite.
+  layer(['src/server/db/connection.ts'], [notRenderer, notMain, notElectron]),
   {
     // The processors are siblings: one never reaches into another (STYLE.md).
     files: ['src/server/processors/model/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron, notSqlite] }] },
   },
   {
     files: ['src/server/processors/nosql/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/model/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/model/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron, notSqlite] }] },
   },
   {
     files: ['src/server/processors/controller/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/model/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/model/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron, notSqlite] }] },
   },
   {
     files: ['src/renderer/features/**'],

@@ -129,12 +129,11 @@ export async function buildBenchData(items = 100_000): Promise<BenchData> {
     return text.charAt(0).toUpperCase() + text.slice(1);
   };
 
-  const state = await createState({ workspace, dataDir, env: {} });
-  const db = state.db;
+  const { state } = await createState({ workspace, dataDir, env: {} });
   const teams = 10;
   const owners = 1000;
   const rows: Array<Record<(typeof ITEM_COLUMNS)[number], string | number | null>> = [];
-  db.transaction(() => {
+  state.db.setup((db) => {
     const team = db.prepare('INSERT INTO "bench.Team" (name) VALUES (?)');
     for (let i = 1; i <= teams; i++) team.run(`Team ${i}`);
     const owner = db.prepare('INSERT INTO "bench.Owner" (name, team) VALUES (?, ?)');
@@ -157,9 +156,9 @@ export async function buildBenchData(items = 100_000): Promise<BenchData> {
     }
     const note = db.prepare('INSERT INTO "bench.Note" (item, text) VALUES (?, ?)');
     for (let i = 1; i <= items / 5; i++) note.run(1 + Math.floor(rand() * items), sentence(3, 8));
-  })();
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  });
+  state.db.checkpoint();
+  state.db.close();
 
   const jsonDb = join(dir, 'db.json');
   writeFileSync(jsonDb, JSON.stringify({ items: rows }));

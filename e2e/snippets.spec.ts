@@ -27,7 +27,10 @@ async function copy(page: Page, kind: 'curl' | 'fetch', choice: RegExp | null): 
 /** The payload the console shows in its Raw view. */
 async function shownPayload(page: Page): Promise<unknown> {
   await page.getByRole('tablist', { name: 'Response views' }).getByRole('tab', { name: /^Raw/ }).click();
-  return JSON.parse(await page.getByTestId('raw-body').innerText()).__payload__;
+  // The raw view fills in once the answer has arrived; read it only then.
+  const raw = page.getByTestId('raw-body');
+  await expect(raw).toContainText('__payload__');
+  return JSON.parse(await raw.innerText()).__payload__;
 }
 
 test('each copied curl of a signed-in request runs in bash and answers what the console showed', async ({ app, page, baseURL }) => {

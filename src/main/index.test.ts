@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS } from '../shared/bridge.ts';
+import type * as ServerModule from '../server/index.ts';
 
 const h = vi.hoisted(() => {
   type Fn = (...args: unknown[]) => unknown;
@@ -78,7 +79,8 @@ vi.mock('electron', () => {
 });
 
 // Calls are recorded by hand: vi.fn call records may be cleared between tests.
-vi.mock('../server/index.ts', () => ({
+vi.mock('../server/index.ts', async (importOriginal) => ({
+  openDatabase: (await importOriginal<typeof ServerModule>()).openDatabase,
   start: async (options: unknown) => {
     h.startCalls.push(options);
     return { url: 'http://127.0.0.1:43210', port: 43210, close: () => h.serverClose(), localAdminToken: 'local-admin-token' };

@@ -4,19 +4,19 @@
  */
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
-import websocket from '@fastify/websocket';
+import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
+import { runRequest, type RunJql } from './dispatch/run-request.ts';
 import { JqlFailure, jqlError } from './errors.ts';
-import { registerJsonParser } from './http/json-body.ts';
-import { errorBody, registerJqlRoute } from './http/jql-route.ts';
-import { loggableUrl, registerFileRoute } from './http/file-route.ts';
-import { registerJqlPutRoute } from './http/jql-put-route.ts';
-import { registerRateLimit } from './http/rate-limit.ts';
+import { sendFailure } from './http/error-reply.ts';
+import { fileRoute, loggableUrl } from './http/files-route.ts';
+import { jqlPostRoute } from './http/jql-post.ts';
+import { jqlPutRoute } from './http/jql-put.ts';
 import { createState, type StateOptions } from './state.ts';
+import { registerWebSockets, streamRoute, type StreamOptions } from './streams/route.ts';
 import { serveConsole } from './web/serve-console.ts';
-import { registerStreamRoute, type StreamOptions } from './streams/route.ts';
 import { collectionsRoute } from './collections/collections-route.ts';
 
 export interface AppOptions extends StateOptions {
@@ -34,8 +34,11 @@ export interface BuiltApp {
   state: ServerState;
 }
 
+/** Clients seen by the rate limiter at once; the least recently seen are forgotten first. */
+const RATE_LIMIT_CLIENTS = 10_000;
+
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
-  const state = await createState(options);
+  const { state, hub, views } = await createState(options);
   const app = Fastify({
     logger: loggerOptions(options.logger),
     childLoggerFactory: requestLoggers(),
@@ -48,44 +51,39 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   if (options.cors && options.cors.length > 0) {
     await app.register(cors, { origin: options.cors, credentials: true });
   }
-  registerJsonParser(app);
   app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {
     const failure = error instanceof JqlFailure ? error : toFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(failure.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
+    return sendFailure(reply, failure);
   });
-  app.setNotFoundHandler((request, reply) => {
-    const failure = new JqlFailure([jqlError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)]);
-    return reply.code(404).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
+  app.setNotFoundHandler((request, reply) =>
+    sendFailure(reply, new JqlFailure([jqlError('not_found', `No route ${request.method} ${request.url.split('?')[0]}`)])),
+  );
+  // Limits are matched by route, not by URL text, so `/%6Aql` counts as `/jql`; the store is an LRU.
+  const perMinute = state.ws.limits.requestsPerMinute;
+  await app.register(rateLimit, {
+    global: false,
+    cache: RATE_LIMIT_CLIENTS,
+    errorResponseBuilder: (_request, context) =>
+      new JqlFailure([jqlError('rate_limited', `More than ${context.max} requests in a minute; try again in ${Math.ceil(context.ttl / 1000)} s`)]),
   });
-  app.get(`${state.basePath}/healthz`, async () => ({ status: 'ok', version: state.version }));
-  registerRateLimit(app, state.ws.limits.requestsPerMinute, [`${state.basePath}/jql`]);
-  registerJqlRoute(app, state);
+  const limit = perMinute > 0 ? { max: perMinute, timeWindow: 60_000 } : (false as const);
+  const run: RunJql = (input, log) => runRequest(state, input, log);
+  const prefix = state.basePath;
+  await app.register(async (scope) => {
+    scope.get('/healthz', async () => ({ status: 'ok', version: state.version }));
+  }, { prefix });
+  await app.register(jqlPostRoute, { prefix, run, rateLimit: limit });
+  await app.register(jqlPutRoute, { prefix, run, rateLimit: limit, fileStore: state.fileStore, controllers: state.controllers, limits: state.ws.limits });
+  await app.register(fileRoute, { prefix, state });
+  await registerWebSockets(app);
+  await app.register(streamRoute, { prefix, state, hub, views, ...options.streams });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
   await serveConsole(app, {
     basePath: state.basePath,
     rootDir: fileURLToPath(new URL('../../out/renderer', import.meta.url)),
     config: () => ({ basePath: state.basePath, version: state.version, ...(state.localAdminToken ? { localAdminToken: state.localAdminToken } : {}) }),
   });
-  // After the JSON parser (which removes every content-type parser registered before it) and after
-  // the error handler, so the PUT route uses it. The multipart plugin lives in a scope of its own: its
-  // async hooks then run only for PUT /jql, not on every POST /jql, where they cost about as much as
-  // reading a record. POST /jql still refuses a multipart body (no parser: unsupported_media_type).
-  await app.register(async (scope) => {
-    await registerJqlPutRoute(scope, state);
-  });
-  registerFileRoute(app, state);
-  // A subscribe message is small; 1 MiB leaves room for large filters.
-  await app.register(websocket, {
-    options: { maxPayload: 1024 * 1024 },
-    // 1001 "going away" tells stream clients the server stopped (they resume with `since`), rather
-    // than the bare close (1005) the plugin sends by default.
-    preClose(done) {
-      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
-      done();
-    },
-  });
-  registerStreamRoute(app, state, options.streams);
   if (options.collections) await app.register(collectionsRoute, { prefix: state.basePath, state, root: options.collections });
   return { app, state };
 }

@@ -12,6 +12,7 @@ import { createState } from './state.ts';
 import { readFirstLine } from './read-first-line.ts';
 import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
 import { IMPORT_USAGE, importCommand } from './collections/import-command.ts';
+import { untracked } from './db/sql-session.ts';
 
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
@@ -106,10 +107,10 @@ async function userAdd(args: string[]): Promise<void> {
   if (!values.username) throw new UsageError('user add needs --username NAME');
   const password = await readFirstLine();
   if (!password) throw new UsageError('user add reads the password from the first line of standard input, and it was empty');
-  const state = await createState({ workspace: values.workspace, dataDir: values.data ?? defaultDataDir() });
+  const { state } = await createState({ workspace: values.workspace, dataDir: values.data ?? defaultDataDir() });
   try {
     const roles = (values.roles ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-    const existing = state.db.prepare('SELECT 1 FROM "system.User" WHERE "username" = ?').get(values.username);
+    const existing = state.db.read((statements) => untracked(statements).get('SELECT 1 AS found FROM "system.User" WHERE "username" = ?', [values.username as string]));
     if (existing) throw new UsageError(`A user "${values.username}" already exists`);
     await ensureUser(state.db, values.username, password, roles);
     console.log(`Created user ${values.username}${roles.length ? ` with roles ${roles.join(', ')}` : ''}`);

@@ -3,9 +3,8 @@
  * session (for counting and tracing), the caller, and the access check every read and write uses.
  */
 import type { Extras, FileValue, JsonValue } from '../shared/protocol.ts';
-import type { StatementCache, Sqlite } from './db/database.ts';
+import type { Database } from './db/database.ts';
 import type { SqlSession } from './db/sql-session.ts';
-import type { StreamHub } from './streams/hub.ts';
 import type { FileStore } from './files/file-store.ts';
 import type { FieldDef, Permissions, Workspace } from './workspace/types.ts';
 
@@ -27,16 +26,16 @@ export interface AccessControl {
 
 export interface FileResolver {
   /** File metadata for stored file ids, with URLs for the caller (signed when protected). */
-  describe(ids: string[], field: FieldDef): Map<string, FileValue>;
+  describe(sql: SqlSession, ids: string[], field: FieldDef): Map<string, FileValue>;
   /** Writes the metadata row of an uploaded file in the request's transaction (idempotent). */
   attach(ctx: RequestContext, file: UploadedFile): void;
 }
 
 /** Mutations report here; the streams layer appends them to the event log in the same transaction. */
 export interface MutationSink {
-  record(event: { kind: 'created' | 'updated' | 'deleted'; namespace: string; schema: 'model' | 'nosql'; id: number }): void;
+  record(sql: SqlSession, event: { kind: 'created' | 'updated' | 'deleted'; namespace: string; schema: 'model' | 'nosql'; id: number }): void;
   /** A controller's custom event. */
-  emit?(namespace: string, event: string, record: JsonValue): void;
+  emit?(sql: SqlSession, namespace: string, event: string, record: JsonValue): void;
 }
 
 export type HookName = 'before_create' | 'after_create' | 'before_update' | 'after_update' | 'before_delete' | 'after_delete';
@@ -64,8 +63,8 @@ export interface ControllerClassLike {
 
 export interface ServerState {
   ws: Workspace;
-  db: Sqlite;
-  statements: StatementCache;
+  /** The only door to SQLite: read(), write(), afterCommit() (db/database.ts). */
+  db: Database;
   production: boolean;
   basePath: string;
   version: string;
@@ -79,9 +78,6 @@ export interface ServerState {
   controllers: Map<string, ControllerClassLike>;
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
   dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
-  gate: { run<T>(task: () => Promise<T> | T): Promise<T> };
-  /** The event log and live subscriptions of `/jql-streams` (PROTOCOL.md 10); absent in bare test states. */
-  streams?: StreamHub;
   cache: ResultCacheLike;
   /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
   secret: Uint8Array;

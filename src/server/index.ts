@@ -55,3 +55,5 @@ export async function stop(server: RunningServer): Promise<void> {
 }
 
 export { buildApp };
+/** SQLite for the desktop app's own stores (history, documents): the server's one door to the driver. */
+export { openDatabase, type Sqlite } from './db/database.ts';

@@ -11,8 +11,7 @@ import { createIdentityService } from './auth/identity-service.ts';
 import { loadSecret } from './auth/secret.ts';
 import { ResultCache } from './cache/result-cache.ts';
 import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
-import { openDatabase, StatementCache } from './db/database.ts';
-import { Gate } from './db/gate.ts';
+import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
 import { demoWorkspacePath } from './demo/seed.ts';
 import { dispatchInner } from './dispatch/dispatch-inner.ts';
@@ -22,7 +21,11 @@ import { createUrlSigner } from './files/signed-url.ts';
 import { loadControllers, loadHooks } from './modules/load-modules.ts';
 import { ensureNosqlTables } from './processors/nosql/index.ts';
 import { ensureSearchIndexes } from './search/fts.ts';
+import { modelStreamView } from './processors/model/stream-view.ts';
+import { nosqlStreamView } from './processors/nosql/stream-view.ts';
+import { setupEventTables } from './streams/event-tables.ts';
 import { StreamHub } from './streams/hub.ts';
+import type { StreamViews } from './streams/views.ts';
 import { schemaController } from './system/schema-controller.ts';
 import { userController } from './system/user-controller.ts';
 import { migrate } from './workspace/migrate.ts';
@@ -40,44 +43,49 @@ export interface StateOptions {
 
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-export async function createState(options: StateOptions): Promise<ServerState> {
+/** What a running server is made of: the state requests see, and the streams' hub and views. */
+export interface Runtime {
+  state: ServerState;
+  hub: StreamHub;
+  views: StreamViews;
+}
+
+export async function createState(options: StateOptions): Promise<Runtime> {
   const env = options.env ?? process.env;
   const demo = options.workspace === undefined;
   const ws = loadWorkspace(options.workspace ?? demoWorkspacePath());
   mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, 'jql.sqlite'));
+  const db = new Database(join(options.dataDir, 'jql.sqlite'));
   try {
-    db.transaction(() => {
-      migrate(db, ws);
-      ensureSearchIndexes(db, ws);
-      ensureAuthTables(db);
-      ensureNosqlTables(db);
-      ensureFileTables(db);
-    })();
+    db.setup((connection) => {
+      migrate(connection, ws);
+      ensureSearchIndexes(connection, ws);
+      ensureAuthTables(connection);
+      ensureNosqlTables(connection);
+      ensureFileTables(connection);
+      setupEventTables(connection, ws);
+    });
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
-    // The event log's sink, and a gate that fans committed events out after each request.
-    const streams = new StreamHub(db, ws);
-    const mutations: MutationSink = streams.sink;
+    // The event log's sink; the hub fans committed events out after each commit.
+    const hub = new StreamHub(db, ws);
+    const mutations: MutationSink = hub.sink;
     const fileStore = new FileStore(options.dataDir, db);
     fileStore.sweep();
     const state: ServerState = {
       ws,
       db,
-      statements: new StatementCache(db),
       production: options.production ?? false,
       basePath,
       version: VERSION,
       access: createAccessControl(),
-      files: createFileResolver(db, createUrlSigner(secret, basePath)),
+      files: createFileResolver(createUrlSigner(secret, basePath)),
       fileStore,
       mutations,
       hooks: await loadHooks(ws),
       identity: createIdentityService(db, secret),
       controllers: new Map(),
       dispatch: dispatchInner,
-      gate: streams.gated(new Gate()),
-      streams,
       cache: new ResultCache(ws.limits.cacheEntries),
       secret,
     };
@@ -91,7 +99,7 @@ export async function createState(options: StateOptions): Promise<ServerState> {
       const { username, password } = parseAdminSpec(env.JQL_ADMIN);
       await ensureUser(db, username, password, ['admin']);
     }
-    return state;
+    return { state, hub, views: { model: modelStreamView, nosql: nosqlStreamView } };
   } catch (error) {
     db.close();
     throw error;

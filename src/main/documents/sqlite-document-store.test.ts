@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../server/index.ts';
 import { describe, expect, it } from 'vitest';
 import { documentHandlers } from '../ipc/document-handlers.ts';
 import { validators } from '../ipc/validators.ts';
 import { SqliteDocumentStore } from './sqlite-document-store.ts';
 import { DocumentInputError, MAX_DOCUMENT_CHARS, parseDocumentChanges } from './validate.ts';
 
-const store = () => new SqliteDocumentStore(new Database(':memory:'), () => 1000);
+const store = () => new SqliteDocumentStore(openDatabase(':memory:'), () => 1000);
 
 describe('SqliteDocumentStore', () => {
   it('writes, overwrites, deletes and reads keys, a 5 MB document included', () => {
@@ -22,7 +22,7 @@ describe('SqliteDocumentStore', () => {
   });
 
   it('writes all the keys of one call or none', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     const docs = new SqliteDocumentStore(db);
     docs.write([{ key: 'tabs', value: 'before' }]);
     // A failure in the middle of a write (here: a trigger standing in for a full disk).
@@ -37,7 +37,7 @@ describe('SqliteDocumentStore', () => {
   });
 
   it('keeps what it wrote across a reopen (the migrations run once)', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     new SqliteDocumentStore(db).write([{ key: 'saved-queries', value: '{}' }]);
     expect(new SqliteDocumentStore(db).get('saved-queries')).toBe('{}');
   });

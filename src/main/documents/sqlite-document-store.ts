@@ -4,10 +4,9 @@
  * names are stored together or not at all; a full disk fails the whole write, and the renderer says
  * what was not saved. Migrations run in a transaction when the database opens (STYLE.md example 4).
  */
-import Database from 'better-sqlite3';
+import { openDatabase, type Sqlite } from '../../server/index.ts';
 import type { DocumentChange } from '../../shared/bridge.ts';
 
-type Sqlite = Database.Database;
 
 const MIGRATIONS: string[] = [`CREATE TABLE documents (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at INTEGER NOT NULL)`];
 
@@ -34,7 +33,7 @@ export class SqliteDocumentStore {
 
   /** Opens (or creates) the documents file, e.g. under `app.getPath('userData')`. */
   static open(file: string): SqliteDocumentStore {
-    const db = new Database(file);
+    const db = openDatabase(file);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     return new SqliteDocumentStore(db);

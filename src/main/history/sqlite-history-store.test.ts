@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase, type Sqlite } from '../../server/index.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyHandlers } from '../ipc/history-handlers.ts';
 import { validators } from '../ipc/validators.ts';
@@ -18,9 +18,9 @@ const run = (at: number, extra: Partial<NewHistoryRun> = {}): NewHistoryRun => (
   ...extra,
 });
 
-const open: Database.Database[] = [];
+const open: Sqlite[] = [];
 function store(retention = 1000) {
-  const db = new Database(':memory:');
+  const db = openDatabase(':memory:');
   open.push(db);
   let n = 0;
   return new SqliteHistoryStore(db, { retention, newId: () => `id${++n}` });
@@ -84,7 +84,7 @@ describe('SqliteHistoryStore', () => {
   });
 
   it('records migrations once and reopens a file without redoing them', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     open.push(db);
     new SqliteHistoryStore(db).add(run(1));
     expect(migrate(db)).toBe(1);

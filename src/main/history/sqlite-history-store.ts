@@ -6,10 +6,9 @@
  * same transaction.
  */
 import { randomUUID } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { openDatabase, type Sqlite } from '../../server/index.ts';
 import { DEFAULT_PAGE, DEFAULT_RETENTION, MAX_PAGE, type HistoryQuery, type HistoryRun, type NewHistoryRun } from '../../shared/history.ts';
 
-type Sqlite = Database.Database;
 
 const MIGRATIONS: string[] = [
   `CREATE TABLE runs (
@@ -89,7 +88,7 @@ export class SqliteHistoryStore {
 
   /** Opens (or creates) the history database file, e.g. under `app.getPath('userData')`. */
   static open(file: string, options: SqliteHistoryOptions = {}): SqliteHistoryStore {
-    const db = new Database(file);
+    const db = openDatabase(file);
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
     return new SqliteHistoryStore(db, options);

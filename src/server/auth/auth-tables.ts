@@ -1,8 +1,8 @@
 // The server's own auth tables: server-side sessions (revocable cookies) and revoked token ids.
 // Times are ISO-8601 UTC text like the workspace's datetimes; that format sorts and compares as text.
-import type Database from 'better-sqlite3';
+import type { Sqlite } from '../db/database.ts';
 
-export function ensureAuthTables(db: Database.Database): void {
+export function ensureAuthTables(db: Sqlite): void {
   db.exec(`
     CREATE TABLE IF NOT EXISTS jql_sessions (
       -- sha256 (hex) of the cookie value: a leaked database does not hand out live cookies

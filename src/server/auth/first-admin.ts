@@ -2,7 +2,8 @@
  * The first users (WORKSPACE.md): `JQL_ADMIN=username:password` makes sure that user exists with the
  * role `admin`. An existing user keeps its password and gains the role.
  */
-import type { Sqlite } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { untracked } from '../db/sql-session.ts';
 import { hashPassword } from './password.ts';
 
 export function parseAdminSpec(spec: string): { username: string; password: string } {
@@ -11,22 +12,25 @@ export function parseAdminSpec(spec: string): { username: string; password: stri
   return { username: spec.slice(0, colon), password: spec.slice(colon + 1) };
 }
 
-export async function ensureUser(db: Sqlite, username: string, password: string | null, roles: string[]): Promise<'created' | 'updated'> {
-  const existing = db.prepare('SELECT "id", "roles" FROM "system.User" WHERE "username" = ?').get(username) as { id: number; roles: string | null } | undefined;
-  if (existing) {
-    const current = safeRoles(existing.roles);
-    const merged = [...new Set([...current, ...roles])];
-    db.prepare('UPDATE "system.User" SET "roles" = ? WHERE "id" = ?').run(JSON.stringify(merged), existing.id);
-    return 'updated';
-  }
+export async function ensureUser(db: Database, username: string, password: string | null, roles: string[]): Promise<'created' | 'updated'> {
+  // Hashed before the write, so the write gate is never held across the hash.
   const hash = password === null ? null : await hashPassword(password);
-  db.prepare('INSERT INTO "system.User" ("username", "password", "roles", "is_active", "created_at") VALUES (?, ?, ?, 1, ?)').run(
-    username,
-    hash,
-    JSON.stringify(roles),
-    new Date().toISOString(),
-  );
-  return 'created';
+  return db.write((statements) => {
+    const sql = untracked(statements);
+    const existing = sql.get('SELECT "id", "roles" FROM "system.User" WHERE "username" = ?', [username]) as { id: number; roles: string | null } | undefined;
+    if (existing) {
+      const merged = [...new Set([...safeRoles(existing.roles), ...roles])];
+      sql.run('UPDATE "system.User" SET "roles" = ? WHERE "id" = ?', [JSON.stringify(merged), existing.id]);
+      return 'updated';
+    }
+    sql.run('INSERT INTO "system.User" ("username", "password", "roles", "is_active", "created_at") VALUES (?, ?, ?, 1, ?)', [
+      username,
+      hash,
+      JSON.stringify(roles),
+      new Date().toISOString(),
+    ]);
+    return 'created';
+  });
 }
 
 function safeRoles(text: string | null): string[] {

@@ -1,9 +1,10 @@
-import Database from 'better-sqlite3';
+import { memoryDatabase } from '../testing/sqlite.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ensureAuthTables } from './auth-tables.ts';
 import { identify } from './identify.ts';
 import type { IdentifyDeps } from './identify.ts';
-import { createSession, revokeJti, revokeSession } from './sessions.ts';
+import { createSession, findSession, isJtiRevoked, revokeJti, revokeSession } from './sessions.ts';
+import type { SqlRunner } from '../db/sql-session.ts';
 import { issueToken } from './tokens.ts';
 import type { AuthUser } from './user.ts';
 
@@ -14,15 +15,15 @@ const carol: AuthUser = { id: 3, username: 'carol', roles: [], isActive: false }
 
 describe('identify', () => {
   let deps: IdentifyDeps;
+  let sql: SqlRunner;
   let token: string;
   let cookie: string;
   beforeEach(async () => {
-    const db = new Database(':memory:');
-    ensureAuthTables(db);
+    sql = memoryDatabase(ensureAuthTables).sql;
     const users = new Map([alice, bob, carol].map((u) => [u.id, u]));
-    deps = { db, secret, loadUser: (id) => users.get(id) ?? null };
+    deps = { secret, isJtiRevoked: (jti) => isJtiRevoked(sql, jti), findSession: (value) => findSession(sql, value), loadUser: (id) => users.get(id) ?? null };
     token = (await issueToken(secret, alice, 600)).token;
-    cookie = createSession(db, bob.id, 600).cookieValue;
+    cookie = createSession(sql, bob.id, 600).cookieValue;
   });
   afterEach(() => vi.useRealTimers());
 
@@ -77,7 +78,7 @@ describe('identify', () => {
 
     it('refuses a revoked token', async () => {
       const issued = await issueToken(secret, alice, 600);
-      revokeJti(deps.db, issued.jti, issued.expiresAt);
+      revokeJti(sql, issued.jti, issued.expiresAt);
       expect(await identify({ authorization: bearer(issued.token) }, 'jwt', deps)).toEqual({
         error: 'unauthenticated',
         message: 'The token has been revoked.',
@@ -114,7 +115,7 @@ describe('identify', () => {
     });
 
     it('refuses a revoked session', async () => {
-      revokeSession(deps.db, cookie);
+      revokeSession(sql, cookie);
       expect(await identify({ cookie }, 'session', deps)).toEqual(unauthenticated);
     });
 
@@ -124,8 +125,8 @@ describe('identify', () => {
     });
 
     it('refuses a session whose user is disabled or gone', async () => {
-      const disabled = createSession(deps.db, carol.id, 600).cookieValue;
-      const ghost = createSession(deps.db, 99, 600).cookieValue;
+      const disabled = createSession(sql, carol.id, 600).cookieValue;
+      const ghost = createSession(sql, 99, 600).cookieValue;
       expect(await identify({ cookie: disabled }, 'session', deps)).toEqual(unauthenticated);
       expect(await identify({ cookie: ghost }, 'session', deps)).toEqual(unauthenticated);
     });

@@ -1,9 +1,7 @@
 // Who is calling (PROTOCOL.md 4): reads the credential the authentication class allows, and refuses a
 // credential that is presented but bad instead of falling back to anonymous, so clients learn of it.
-import type Database from 'better-sqlite3';
 import type { AuthenticationClass } from '../../shared/protocol.ts';
 import { AuthError } from './auth-error.ts';
-import { findSession, isJtiRevoked } from './sessions.ts';
 import { verifyToken } from './tokens.ts';
 import type { AuthUser } from './user.ts';
 
@@ -16,9 +14,12 @@ export interface Credentials {
   queryToken?: string;
 }
 
+/** What identify() reads: committed data only (the server's read connection). */
 export interface IdentifyDeps {
-  db: Database.Database;
   secret: Uint8Array;
+  isJtiRevoked(jti: string): boolean;
+  /** The live session behind a cookie value, or null. */
+  findSession(cookieValue: string): { userId: number } | null;
   loadUser(id: number): AuthUser | null | Promise<AuthUser | null>;
 }
 
@@ -49,13 +50,13 @@ export async function identify(
   let userId: number;
   if (token !== undefined) {
     try {
-      ({ userId } = await verifyToken(deps.secret, token, (jti) => isJtiRevoked(deps.db, jti)));
+      ({ userId } = await verifyToken(deps.secret, token, (jti) => deps.isJtiRevoked(jti)));
     } catch (err) {
       if (err instanceof AuthError) return failed(err.message);
       throw err;
     }
   } else if (cookie !== undefined) {
-    const session = findSession(deps.db, cookie);
+    const session = deps.findSession(cookie);
     if (!session) return failed('The session is unknown, expired or revoked.');
     userId = session.userId;
   } else {

@@ -3,16 +3,28 @@
  * `system.User` table, answering which credential was used so that logout can revoke it.
  */
 import type { IdentityService } from '../context.ts';
-import type { Sqlite } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { untracked, type SqlRunner } from '../db/sql-session.ts';
 import { JqlFailure } from '../errors.ts';
-import { identify } from './identify.ts';
+import { identify, type IdentifyDeps } from './identify.ts';
+import { findSession, isJtiRevoked } from './sessions.ts';
 import type { AuthUser } from './user.ts';
 
-export function createIdentityService(db: Sqlite, secret: Uint8Array): IdentityService {
-  const loadUser = (id: number): AuthUser | null => loadAuthUser(db, id);
+/**
+ * Identity reads go through the read connection: a request is never authorized by roles, sessions or
+ * revocations that another request's open transaction has written but not committed.
+ */
+export function createIdentityService(db: Database, secret: Uint8Array): IdentityService {
+  const read = <T>(fn: (sql: SqlRunner) => T): T => db.read((statements) => fn(untracked(statements)));
+  const deps: IdentifyDeps = {
+    secret,
+    isJtiRevoked: (jti) => read((sql) => isJtiRevoked(sql, jti)),
+    findSession: (cookie) => read((sql) => findSession(sql, cookie)),
+    loadUser: (id) => read((sql) => loadAuthUser(sql, id)),
+  };
   return {
     async identify(credentials, authClass) {
-      const identity = await identify(credentials, authClass, { db, secret, loadUser });
+      const identity = await identify(credentials, authClass, deps);
       if ('error' in identity) {
         return { user: null, credential: {}, error: new JqlFailure([{ code: 'unauthenticated', message: identity.message }]) };
       }
@@ -23,8 +35,8 @@ export function createIdentityService(db: Sqlite, secret: Uint8Array): IdentityS
   };
 }
 
-export function loadAuthUser(db: Sqlite, id: number): AuthUser | null {
-  const row = db.prepare('SELECT "id", "username", "roles", "is_active" FROM "system.User" WHERE "id" = ?').get(id) as
+export function loadAuthUser(sql: SqlRunner, id: number): AuthUser | null {
+  const row = sql.get('SELECT "id", "username", "roles", "is_active" FROM "system.User" WHERE "id" = ?', [id]) as
     | { id: number; username: string; roles: string | null; is_active: number | null }
     | undefined;
   if (!row) return null;

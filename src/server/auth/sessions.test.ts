@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type { SqlRunner } from '../db/sql-session.ts';
+import { memoryDatabase } from '../testing/sqlite.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureAuthTables } from './auth-tables.ts';
 import {
@@ -16,14 +17,16 @@ const t0 = new Date('2030-01-01T00:00:00Z');
 const later = (seconds: number) => new Date(t0.getTime() + seconds * 1000);
 
 describe('sessions', () => {
-  let db: Database.Database;
+  let db: SqlRunner;
+  let setupAgain: () => void;
   beforeEach(() => {
-    db = new Database(':memory:');
-    ensureAuthTables(db);
+    const memory = memoryDatabase(ensureAuthTables);
+    db = memory.sql;
+    setupAgain = () => memory.db.setup(ensureAuthTables);
   });
 
   it('creates tables idempotently', () => {
-    expect(() => ensureAuthTables(db)).not.toThrow();
+    expect(setupAgain).not.toThrow();
   });
 
   it('creates a session whose cookie finds its user until it expires', () => {
@@ -36,7 +39,7 @@ describe('sessions', () => {
 
   it('stores only the sha256 of the cookie value', () => {
     const { cookieValue } = createSession(db, 5, 60, t0);
-    const rows = db.prepare('SELECT * FROM jql_sessions').all() as Array<Record<string, unknown>>;
+    const rows = db.all('SELECT * FROM jql_sessions') as Array<Record<string, unknown>>;
     expect(rows).toEqual([
       {
         id: createHash('sha256').update(cookieValue).digest('hex'),

@@ -13,7 +13,8 @@ import { COLLECTION_FILE, parseRequestFile, REQUEST_SUFFIX, type RequestFile } f
 import { LOCAL_ADMIN } from '../auth/local-admin.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
-import { credentialsOf, errorBody } from '../http/jql-route.ts';
+import { sendFailure } from '../http/error-reply.ts';
+import { credentialsOf } from '../http/request-input.ts';
 import { CollectionError, insidePath, readCollection, writeRequest } from './folder.ts';
 import { importExport } from './import-export.ts';
 
@@ -120,10 +121,6 @@ export function listCollections(root: string): Array<{ id: string; name: string 
 }
 
 /** `.` for the root, else the folder's path relative to it with `/`. */
-function sendFailure(reply: FastifyReply, failure: JqlFailure): FastifyReply {
-  return reply.code(failure.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
-}
-
 function idOf(root: string, dir: string): string {
   return relative(root, dir).split(sep).join('/') || '.';
 }

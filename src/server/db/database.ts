@@ -1,47 +1,128 @@
 /**
- * Opens the SQLite database: WAL so readers never wait on a writer, foreign keys on, and a bounded
- * cache of prepared statements (SQL text is built only from workspace names, so the set of distinct
- * statements is small and each is prepared once).
+ * Database access by kind (docs/architecture.md). Nothing outside src/server/db touches a connection:
+ * - `read(fn)`: the read-only connection, which sees committed data only. Model and collection reads
+ *   that are not part of a write, identity, file access checks and the streams read here.
+ * - `write(fn)`: the gate. One write at a time, in one transaction (which may span awaits: controllers,
+ *   password hashes); `transaction(fn)` inside it nests as a savepoint that rolls back on its own.
+ * - `afterCommit(fn)`: runs once the outermost transaction commits and is dropped if the work it was
+ *   registered in rolls back (Django's `on_commit`): cache updates, stream fan-out, blob release.
+ * - `setup(fn)`: schema work at start, in one transaction on the writer, before any request runs.
  */
-import Database from 'better-sqlite3';
+import { Gate } from './gate.ts';
+import { openReader, openWriter, type Sqlite } from './connection.ts';
+import { StatementCache } from './statements.ts';
 
-export type Sqlite = Database.Database;
-export type Statement = Database.Statement;
+export type { Sqlite, Statement } from './connection.ts';
+/** A bare writer connection: schema code at start, and tests of it. */
+export { openWriter as openDatabase, openReader } from './connection.ts';
+export { StatementCache } from './statements.ts';
 
-export function openDatabase(file: string): Sqlite {
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  return db;
-}
+let savepoints = 0;
 
-const MAX_STATEMENTS = 2000;
+export class Database {
+  private readonly writer: Sqlite;
+  private readonly reader: Sqlite;
+  private readonly writerStatements: StatementCache;
+  private readonly readerStatements: StatementCache;
+  private readonly gate = new Gate();
+  /** Callbacks waiting for the commit, one list per open transaction level. */
+  private readonly pending: Array<Array<() => void>> = [];
+  private readonly commitListeners: Array<() => void> = [];
+  private closed = false;
 
-/** Prepared statements keyed by SQL text, least recently used dropped first. */
-export class StatementCache {
-  private readonly db: Sqlite;
-  private readonly statements = new Map<string, Statement>();
-
-  constructor(db: Sqlite) {
-    this.db = db;
+  constructor(file: string) {
+    this.writer = openWriter(file);
+    try {
+      // The reader needs the file and its WAL to exist: an empty transaction creates both.
+      this.writer.exec('BEGIN IMMEDIATE; COMMIT');
+      this.reader = file === ':memory:' ? this.writer : openReader(file);
+    } catch (error) {
+      this.writer.close();
+      throw error;
+    }
+    this.writerStatements = new StatementCache(this.writer);
+    this.readerStatements = file === ':memory:' ? this.writerStatements : new StatementCache(this.reader);
   }
 
-  get(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (statement) {
-      // Recency only matters once eviction is near: below that, a hit is a plain lookup.
-      if (this.statements.size < MAX_STATEMENTS / 2) return statement;
-      this.statements.delete(sql);
-    } else {
-      statement = this.db.prepare(sql);
-      if (this.statements.size >= MAX_STATEMENTS) {
-        const oldest = this.statements.keys().next().value;
-        if (oldest !== undefined) this.statements.delete(oldest);
-      }
+  /** Whether a write transaction is open (its work may be awaiting something right now). */
+  get inWrite(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /** Runs `fn` with statements of the read-only connection. */
+  read<T>(fn: (statements: StatementCache) => T): T {
+    return fn(this.readerStatements);
+  }
+
+  /** Runs `fn` alone, in one transaction on the writer; a throw rolls everything back. */
+  write<T>(fn: (statements: StatementCache) => Promise<T> | T): Promise<T> {
+    return this.gate.run(() => this.transaction(() => fn(this.writerStatements)));
+  }
+
+  /**
+   * Inside `write`: a nested transaction (a savepoint) whose failure undoes only its own work, and
+   * the afterCommit callbacks registered in it.
+   */
+  async transaction<T>(work: () => Promise<T> | T): Promise<T> {
+    const outermost = this.pending.length === 0;
+    const name = `jql_${++savepoints}`;
+    this.writer.exec(outermost ? 'BEGIN IMMEDIATE' : `SAVEPOINT ${name}`);
+    this.pending.push([]);
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      this.pending.pop();
+      if (outermost) this.writer.exec('ROLLBACK');
+      else this.writer.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw error;
     }
-    this.statements.set(sql, statement);
-    return statement;
+    const callbacks = this.pending.pop() as Array<() => void>;
+    if (!outermost) {
+      this.writer.exec(`RELEASE ${name}`);
+      (this.pending[this.pending.length - 1] as Array<() => void>).push(...callbacks);
+      return result;
+    }
+    this.writer.exec('COMMIT');
+    // Synchronously after the COMMIT, before any other code runs: nobody sees the committed data
+    // without what follows it (the cache updated, the events fanned out).
+    for (const callback of callbacks) callback();
+    for (const listener of this.commitListeners) listener();
+    return result;
+  }
+
+  /** Runs `fn` after the outermost transaction commits; outside any transaction, now. */
+  afterCommit(fn: () => void): void {
+    const level = this.pending[this.pending.length - 1];
+    if (level) level.push(fn);
+    else fn();
+  }
+
+  /** Called after every commit (the stream hub fans out the events it committed). */
+  onCommit(listener: () => void): void {
+    this.commitListeners.push(listener);
+  }
+
+  /** Writer statements for work that runs between requests, right after a commit (event log pruning). */
+  committedWriter(): StatementCache {
+    if (this.inWrite) throw new Error('committedWriter() is for work outside transactions');
+    return this.writerStatements;
+  }
+
+  /** Schema work at start: `fn` gets the writer itself, in one transaction. */
+  setup<T>(fn: (connection: Sqlite) => T): T {
+    return this.writer.transaction(() => fn(this.writer))();
+  }
+
+  /** Moves the write-ahead log into the database file (after a bulk load). */
+  checkpoint(): void {
+    this.writer.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.reader !== this.writer) this.reader.close();
+    this.writer.close();
   }
 }

@@ -3,13 +3,31 @@
  * `query_info_level` diagnostics (PROTOCOL.md 8) count and show exactly what ran.
  */
 import type { JsonValue, SqlTrace } from '../../shared/protocol.ts';
-import type { Statement, StatementCache } from './database.ts';
+import type { Statement } from './connection.ts';
+import type { StatementCache } from './statements.ts';
 
 export type SqlParam = string | number | bigint | null | Buffer;
 export type Row = Record<string, unknown>;
 
-export class SqlSession {
+/** What runs statements: a request's session, or the server's own bookkeeping on the same connection. */
+export interface SqlRunner {
+  all(sql: string, params?: SqlParam[]): Row[];
+  get(sql: string, params?: SqlParam[]): Row | undefined;
+  run(sql: string, params?: SqlParam[]): { changes: number; lastInsertRowid: number | bigint };
+}
+
+/** Statements that are not the request's own (the event log, file rows): same connection, not counted. */
+export function untracked(cache: StatementCache): SqlRunner {
+  return {
+    all: (sql, params = []) => cache.get(sql).all(...params) as Row[],
+    get: (sql, params = []) => cache.get(sql).get(...params) as Row | undefined,
+    run: (sql, params = []) => cache.get(sql).run(...params),
+  };
+}
+
+export class SqlSession implements SqlRunner {
   private readonly cache: StatementCache;
+  private bookkeeping: SqlRunner | null = null;
   /** Statements run so far. */
   queries = 0;
   /** Filled only when the request asked for `query_info_level=2`. */
@@ -18,6 +36,11 @@ export class SqlSession {
   constructor(cache: StatementCache, trace: boolean) {
     this.cache = cache;
     this.traces = trace ? [] : null;
+  }
+
+  /** The server's own statements on this session's connection (event log, file rows): not counted. */
+  get untracked(): SqlRunner {
+    return (this.bookkeeping ??= untracked(this.cache));
   }
 
   // The untraced path calls the statement directly: these run on every request, and a closure per

@@ -5,7 +5,8 @@
  */
 import type { JsonValue } from '../../shared/protocol.ts';
 import { hashPassword } from '../auth/password.ts';
-import type { Sqlite } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { untracked } from '../db/sql-session.ts';
 import { quote } from '../query/paths.ts';
 import { storageValue } from '../workspace/schema-sql.ts';
 import type { Workspace } from '../workspace/types.ts';
@@ -16,12 +17,13 @@ export const DEMO_PASSWORDS: Readonly<Record<string, string>> = { admin: 'admin-
 
 const SEEDED_AT = '2026-01-01T00:00:00.000Z';
 
-export async function applyDemoSeed(db: Sqlite, ws: Workspace): Promise<boolean> {
-  const users = db.prepare('SELECT count(*) AS n FROM "system.User"').get() as { n: number };
+export async function applyDemoSeed(database: Database, ws: Workspace): Promise<boolean> {
+  const users = database.read((statements) => untracked(statements).get('SELECT count(*) AS n FROM "system.User"')) as { n: number };
   if (users.n > 0) return false;
   const hashes = new Map<string, string>();
   for (const [username, password] of Object.entries(DEMO_PASSWORDS)) hashes.set(username, await hashPassword(password));
-  db.transaction(() => {
+  // At start, before any request: the seed is schema-time work on the writer, in one transaction.
+  database.setup((db) => {
     for (const { model: key, records } of demoSeed()) {
       const collection = ws.collections.get(key);
       if (collection) {
@@ -47,6 +49,6 @@ export async function applyDemoSeed(db: Sqlite, ws: Workspace): Promise<boolean>
         db.prepare(`INSERT INTO ${quote(model.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...params);
       }
     }
-  })();
+  });
   return true;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../db/database.ts';
 import { describe, it, expect } from 'vitest';
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { FieldDef, ModelDef } from '../workspace/types.ts';
@@ -60,7 +60,7 @@ describe('demo workspace', () => {
   });
 
   it('migrates into an empty database, and a second time changes nothing', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     db.pragma('foreign_keys = ON');
     const ws = loadWorkspace(demoWorkspacePath());
     expect(migrate(db, ws).createdTables).toHaveLength(ws.models.size);
@@ -112,7 +112,7 @@ describe('demoSeed', () => {
   });
 
   it('inserts into the migrated tables in order with its references intact', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     db.pragma('foreign_keys = ON');
     migrate(db, ws);
     for (const { model, records } of demoSeed()) {

@@ -21,7 +21,7 @@ export function runProcessor(ctx: RequestContext, meta: ParsedMeta, data: Record
 }
 
 /** Whether a query may write, so it runs in its own transaction. Controllers always may. */
-export function mayWrite(meta: ParsedMeta): boolean {
+export function mayWrite(meta: Pick<ParsedMeta, 'schema' | 'intent'>): boolean {
   if (meta.schema === 'controller') return true;
   return meta.schema === 'nosql' ? isNosqlMutation(meta.intent) : isModelMutation(meta.intent);
 }

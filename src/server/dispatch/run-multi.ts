@@ -5,7 +5,6 @@
 import type { JsonValue, SubqueryResult } from '../../shared/protocol.ts';
 import type { RequestContext } from '../context.ts';
 import type { SqlSession } from '../db/sql-session.ts';
-import { inTransaction } from '../db/transaction.ts';
 import { invalidRequest } from '../errors.ts';
 import type { Outcome } from '../query/envelope.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
@@ -55,7 +54,7 @@ export async function runMulti(
       const sql = newSession();
       sessions.push(sql);
       const ctx: RequestContext = { ...base, sql };
-      const { outcome, meta } = await runSingle(ctx, document[name] as JsonValue, { ...options, inOuterTransaction: root.atomic });
+      const { outcome, meta } = await runSingle(ctx, document[name] as JsonValue, options);
       const { notices, ...extras } = outcome.extras ?? {};
       results[name] = {
         data: outcome.errors ? null : outcome.payload,
@@ -74,7 +73,7 @@ export async function runMulti(
   } else {
     const undo = new Error('atomic multi-query failed');
     try {
-      await inTransaction(base.state.db, async () => {
+      await base.state.db.transaction(async () => {
         if (await runAll()) throw undo;
       });
     } catch (error) {

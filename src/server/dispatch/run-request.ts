@@ -5,11 +5,13 @@
  */
 import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
+import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { JqlFailure, statusOf } from '../errors.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
-import { isPlainObject, snakeKey } from '../query/normalize.ts';
-import { readRootMeta, runMulti } from './run-multi.ts';
+import { camelIntent, isPlainObject, snakeKey } from '../query/normalize.ts';
+import { mayWrite } from './processors.ts';
+import { readRootMeta, runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
 
 export interface RequestInput {
@@ -20,6 +22,9 @@ export interface RequestInput {
   files?: Map<string, UploadedFile>;
 }
 
+/** One JQL request from parsed body to answer, as the routes call it. */
+export type RunJql = (input: RequestInput, log: (error: unknown) => void) => Promise<RequestAnswer>;
+
 export interface RequestAnswer {
   status: number;
   body: unknown;
@@ -29,8 +34,8 @@ export interface RequestAnswer {
 export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
   const started = performance.now();
   const sessions: SqlSession[] = [];
-  const newSession = (): SqlSession => {
-    const session = new SqlSession(state.statements, input.infoLevel === 2);
+  const sessionOn = (statements: StatementCache) => (): SqlSession => {
+    const session = new SqlSession(statements, input.infoLevel === 2);
     sessions.push(session);
     return session;
   };
@@ -59,15 +64,18 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
       cookies,
       files: input.files ?? new Map(),
     };
+    if (identity.error) throw identity.error;
+    // A request that may write runs through the write gate in one transaction; any other reads
+    // committed data through the read connection, whatever another request's transaction holds.
+    const writing = writes(body, root);
+    const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
     if (single || !root) {
-      const ctx: RequestContext = { ...base, sql: newSession() };
-      const run = await state.gate.run(() => (identity.error ? Promise.reject(identity.error) : runSingle(ctx, body, { log })));
+      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log }));
       outcome = run.outcome;
       onlyData = run.meta?.onlyData ?? false;
       if (outcome.errors) status = statusOf(outcome.errors);
     } else {
-      if (identity.error) throw identity.error;
-      const run = await state.gate.run(() => runMulti(base, newSession, body, root, { log }));
+      const run = await access((statements) => runMulti(base, sessionOn(statements), body, root, { log }));
       outcome = run.outcome;
     }
   } catch (error) {
@@ -77,6 +85,21 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
   }
   if (input.infoLevel !== 0) outcome.system = systemInfo(sessions, started, input.infoLevel);
   return { status, body: render(outcome, input.shape, onlyData), cookies };
+}
+
+/** Whether any query of the body may write (a malformed one is answered as an error, without writing). */
+function writes(body: Record<string, JsonValue>, root: RootMeta | null): boolean {
+  if (!root) return queryMayWrite(body);
+  if (root.atomic) return true;
+  return Object.entries(body).some(([name, query]) => name !== '__root_meta__' && queryMayWrite(query));
+}
+
+/** From the raw `__meta__` (parsed properly later): only `schema` and `intent` decide it. */
+function queryMayWrite(query: JsonValue | undefined): boolean {
+  if (!isPlainObject(query) || !isPlainObject(query.__meta__)) return false;
+  const { schema, intent } = query.__meta__;
+  if (typeof intent !== 'string') return false;
+  return mayWrite({ schema: schema === 'controller' || schema === 'nosql' ? schema : 'model', intent: camelIntent(intent) });
 }
 
 function invalidBody(): JqlFailure {

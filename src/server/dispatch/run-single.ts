@@ -4,7 +4,6 @@
  */
 import type { Extras, JqlError, JsonValue } from '../../shared/protocol.ts';
 import type { RequestContext } from '../context.ts';
-import { inTransaction } from '../db/transaction.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import type { Outcome } from '../query/envelope.ts';
 import { parseMeta, type ParsedMeta } from '../query/meta.ts';
@@ -17,8 +16,6 @@ export interface SingleRun {
 }
 
 export interface RunOptions {
-  /** Already inside an atomic multi-query's transaction. */
-  inOuterTransaction?: boolean;
   log?: (error: unknown) => void;
 }
 
@@ -33,7 +30,8 @@ export async function runSingle(ctx: RequestContext, document: JsonValue, option
     for (const key in document) if (key !== '__meta__' && Object.hasOwn(document, key)) defineKey(data, key, document[key] as JsonValue);
     const parsed = meta;
     const work = () => runProcessor(ctx, parsed, data);
-    const output = mayWrite(meta) && !options.inOuterTransaction ? await inTransaction(ctx.state.db, work) : await work();
+    // A write runs in a savepoint of the request's write transaction: its failure undoes it alone.
+    const output = mayWrite(meta) ? await ctx.state.db.transaction(work) : await work();
     const extras: Extras = { ...(output.extras ?? {}), queries: ctx.sql.queries };
     return {
       meta,

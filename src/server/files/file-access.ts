@@ -7,7 +7,7 @@
  */
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { AuthUser, RequestContext, ServerState } from '../context.ts';
-import { SqlSession } from '../db/sql-session.ts';
+import { SqlSession, untracked, type SqlRunner } from '../db/sql-session.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { quote } from '../query/paths.ts';
 import type { FieldDef, ModelDef } from '../workspace/types.ts';
@@ -35,12 +35,13 @@ export async function authorizeFile(state: ServerState, request: FileRequest): P
   if (signature === 'expired') refuse('forbidden', 'This file link has expired; ask the server for the record again');
   if (signature === 'invalid') refuse('forbidden', 'This file link is not valid');
   const identity = signature === 'valid' ? null : await state.identity.identify(request.credentials, undefined);
-  // Under the gate: no other request's open transaction is visible halfway.
-  return state.gate.run(async () => {
-    const row = ID.test(request.id) ? findFileRow(state.db, request.id) : undefined;
+  // Through the read connection: no other request's open transaction is visible halfway.
+  return state.db.read(async (statements) => {
+    const sql = untracked(statements);
+    const row = ID.test(request.id) ? findFileRow(sql, request.id) : undefined;
     if (!row) return refuse('not_found', 'No such file');
     if (!identity) return row;
-    const holders = findHolders(state, row.id);
+    const holders = findHolders(state, sql, row.id);
     const open = holders.filter((holder) => !holder.field.protected && !holder.field.writeOnly);
     if (open.length === 0) {
       if (holders.some((holder) => holder.field.protected)) refuse('forbidden', 'This file is protected: fetch it with the signed URL its record gives');
@@ -48,7 +49,7 @@ export async function authorizeFile(state: ServerState, request: FileRequest): P
     }
     if (identity.error) refuse('unauthenticated', 'The presented credentials are not valid');
     const outcomes: ReadOutcome[] = [];
-    for (const holder of open) outcomes.push(await mayRead(state, identity.user, identity.credential, holder));
+    for (const holder of open) outcomes.push(await mayRead(state, new SqlSession(statements, false), identity.user, identity.credential, holder));
     if (outcomes.includes('ok')) return row;
     if (outcomes.includes('forbidden')) refuse('forbidden', 'You may not read the record that holds this file');
     if (outcomes.includes('unauthenticated')) refuse('unauthenticated', 'Sign in to read the record that holds this file');
@@ -57,12 +58,12 @@ export async function authorizeFile(state: ServerState, request: FileRequest): P
 }
 
 /** The records holding a file id, searched in every file field of every model. */
-export function findHolders(state: ServerState, fileId: string): FileHolder[] {
+export function findHolders(state: ServerState, sql: SqlRunner, fileId: string): FileHolder[] {
   const holders: FileHolder[] = [];
   for (const model of state.ws.models.values()) {
     for (const field of model.fields.values()) {
       if (field.type !== 'file' || field.hidden) continue;
-      const rows = state.statements.get(`SELECT "id" FROM ${quote(model.table)} WHERE ${quote(field.column)} = ?`).all(fileId) as Array<{ id: number }>;
+      const rows = sql.all(`SELECT "id" FROM ${quote(model.table)} WHERE ${quote(field.column)} = ?`, [fileId]) as Array<{ id: number }>;
       for (const { id } of rows) holders.push({ model, field, recordId: id });
     }
   }
@@ -72,8 +73,8 @@ export function findHolders(state: ServerState, fileId: string): FileHolder[] {
 type ReadOutcome = 'ok' | 'not_found' | 'forbidden' | 'unauthenticated';
 
 /** A `count` of the holding record through the model processor: the same permissions and row scopes. */
-async function mayRead(state: ServerState, user: AuthUser | null, credential: RequestContext['credential'], holder: FileHolder): Promise<ReadOutcome> {
-  const ctx: RequestContext = { state, sql: new SqlSession(state.statements, false), user, credential, cookies: [], files: new Map() };
+async function mayRead(state: ServerState, sql: SqlSession, user: AuthUser | null, credential: RequestContext['credential'], holder: FileHolder): Promise<ReadOutcome> {
+  const ctx: RequestContext = { state, sql, user, credential, cookies: [], files: new Map() };
   const query: Record<string, JsonValue> = { __meta__: { namespace: holder.model.key, intent: 'count', schema: 'model', filter: { id: holder.recordId } } };
   try {
     const output = await state.dispatch(ctx, query);

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Sqlite } from '../db/database.ts';
+import { Database } from '../db/database.ts';
+import { untracked } from '../db/sql-session.ts';
 import { tempDir } from '../testing/fixture.ts';
 import { FileStore } from './file-store.ts';
 import { ensureFileTables } from './file-table.ts';
@@ -12,12 +13,12 @@ const sha256 = (data: string) => createHash('sha256').update(data).digest('hex')
 
 describe('FileStore', () => {
   let dataDir: string;
-  let db: Sqlite;
+  let db: Database;
   let store: FileStore;
   beforeEach(() => {
     dataDir = tempDir('jql-store-');
-    db = openDatabase(join(dataDir, 'jql.sqlite'));
-    ensureFileTables(db);
+    db = new Database(join(dataDir, 'jql.sqlite'));
+    db.setup(ensureFileTables);
     store = new FileStore(dataDir, db);
   });
   afterEach(() => {
@@ -26,7 +27,7 @@ describe('FileStore', () => {
   });
 
   const addRow = (id: string, hash: string) =>
-    db.prepare("INSERT INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, 1, 'x/y', 'n', 'now')").run(id, hash);
+    untracked(db.committedWriter()).run("INSERT INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, 1, 'x/y', 'n', 'now')", [id, hash]);
 
   it('hashes while it streams to a temp file, then moves the bytes under their hash', async () => {
     const staged = await store.stage(Readable.from([Buffer.from('hello '), Buffer.from('world')]));

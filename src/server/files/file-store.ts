@@ -11,7 +11,8 @@ import { mkdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Sqlite, Statement } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
+import { untracked } from '../db/sql-session.ts';
 
 export interface StagedBytes {
   tempPath: string;
@@ -26,12 +27,17 @@ export class FileStore {
   readonly tmpDir: string;
   /** Blobs promoted by requests still running, by hash: they stay even before a row names them. */
   private readonly pending = new Map<string, number>();
-  private readonly referenced: Statement;
+  private readonly db: Database;
 
-  constructor(dataDir: string, db: Sqlite) {
+  constructor(dataDir: string, db: Database) {
     this.root = join(dataDir, 'files');
     this.tmpDir = join(this.root, 'tmp');
-    this.referenced = db.prepare('SELECT 1 AS found FROM jql_files WHERE sha256 = ? LIMIT 1');
+    this.db = db;
+  }
+
+  /** Whether a committed file row names the blob (rows of open transactions come with a hold). */
+  private referenced(sha256: string): boolean {
+    return this.db.read((statements) => untracked(statements).get('SELECT 1 AS found FROM jql_files WHERE sha256 = ? LIMIT 1', [sha256])) !== undefined;
   }
 
   blobPath(sha256: string): string {
@@ -104,7 +110,7 @@ export class FileStore {
       return;
     }
     this.pending.delete(sha256);
-    if (!this.referenced.get(sha256)) removeQuietly(this.blobPath(sha256));
+    if (!this.referenced(sha256)) removeQuietly(this.blobPath(sha256));
   }
 
   /** At start: no request runs, so every temp file is a leftover and every unnamed blob an orphan. */
@@ -114,7 +120,7 @@ export class FileStore {
       if (!/^[0-9a-f]{2}$/.test(first)) continue;
       for (const second of listDir(join(this.root, first))) {
         for (const name of listDir(join(this.root, first, second))) {
-          if (SHA256.test(name) && !this.referenced.get(name)) removeQuietly(join(this.root, first, second, name));
+          if (SHA256.test(name) && !this.referenced(name)) removeQuietly(join(this.root, first, second, name));
         }
       }
     }

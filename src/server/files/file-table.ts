@@ -5,6 +5,7 @@
 import type { FileValue } from '../../shared/protocol.ts';
 import type { FileResolver } from '../context.ts';
 import type { Sqlite } from '../db/database.ts';
+import type { SqlRunner } from '../db/sql-session.ts';
 import type { UrlSigner } from './signed-url.ts';
 
 export function ensureFileTables(db: Sqlite): void {
@@ -27,16 +28,17 @@ export interface FileRow {
   name: string;
 }
 
-export function findFileRow(db: Sqlite, id: string): FileRow | undefined {
-  return db.prepare('SELECT id, sha256, size, content_type, name FROM jql_files WHERE id = ?').get(id) as FileRow | undefined;
+export function findFileRow(sql: SqlRunner, id: string): FileRow | undefined {
+  return sql.get('SELECT id, sha256, size, content_type, name FROM jql_files WHERE id = ?', [id]) as FileRow | undefined;
 }
 
-export function createFileResolver(db: Sqlite, url: UrlSigner): FileResolver {
-  const select = db.prepare('SELECT id, sha256, size, content_type, name FROM jql_files WHERE id IN (SELECT value FROM json_each(?))');
+const SELECT_FILES = 'SELECT id, sha256, size, content_type, name FROM jql_files WHERE id IN (SELECT value FROM json_each(?))';
+
+export function createFileResolver(url: UrlSigner): FileResolver {
   return {
     attach(ctx, file) {
       // Idempotent, and inside the caller's transaction: a rolled-back record takes its row with it.
-      ctx.sql.run('INSERT OR IGNORE INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      ctx.sql.untracked.run('INSERT OR IGNORE INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
         file.id,
         file.sha256,
         file.size,
@@ -45,9 +47,10 @@ export function createFileResolver(db: Sqlite, url: UrlSigner): FileResolver {
         new Date().toISOString(),
       ]);
     },
-    describe(ids, field) {
+    describe(sql, ids, field) {
       const out = new Map<string, FileValue>();
-      for (const row of select.all(JSON.stringify(ids)) as FileRow[]) {
+      // Through the request's own session: a record written in this transaction finds its file.
+      for (const row of sql.untracked.all(SELECT_FILES, [JSON.stringify(ids)]) as unknown as FileRow[]) {
         out.set(row.id, { name: row.name, size: row.size, content_type: row.content_type, sha256: row.sha256, url: url(row.id, field.protected) });
       }
       return out;

@@ -1,7 +1,7 @@
 // Crash consistency: SIGKILL the server in the middle of concurrent writes and uploads, start it
 // again on the same data directory: the database passes integrity_check, every acknowledged write and
 // file is there, no file is orphaned or missing, and the event log has no gap.
-import Database from 'better-sqlite3';
+import { openDatabase, openReader } from '../db/database.ts';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,13 +72,13 @@ describe('crash consistency', () => {
     expect(acked.size).toBeGreaterThan(10);
 
     // The database as the kill left it (opening it recovers the WAL).
-    const db = new Database(join(dataDir, 'jql.sqlite'));
+    const db = openDatabase(join(dataDir, 'jql.sqlite'));
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     db.close();
 
     const server = await serve(workspace, dataDir);
     try {
-      const check = new Database(join(dataDir, 'jql.sqlite'), { readonly: true });
+      const check = openReader(join(dataDir, 'jql.sqlite'));
       const titles = new Map((check.prepare('SELECT title, file FROM "vault.Doc"').all() as Array<{ title: string; file: string | null }>).map((r) => [r.title, r.file]));
       const fileRows = new Map((check.prepare('SELECT id, sha256 FROM jql_files').all() as Array<{ id: string; sha256: string }>).map((r) => [r.id, r.sha256]));
       for (const [title, sha] of acked) {

@@ -14,19 +14,15 @@
 import type { WebSocket } from 'ws';
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import { CLOSE_TOO_FAR_BEHIND, type StreamServerMessage } from '../../shared/streams.ts';
-import type { AuthUser, RequestContext, ServerState } from '../context.ts';
-import { SqlSession } from '../db/sql-session.ts';
+import type { AuthUser, ServerState } from '../context.ts';
 import { JqlFailure } from '../errors.ts';
 import type { StreamHub } from './hub.ts';
 import { MessageError, parseClientMessage, type ParsedSubscribe } from './messages.ts';
-import { AUTH_AFTER_SUBSCRIBE, authAnswer } from './stream-auth.ts';
+import { AUTH_AFTER_SUBSCRIBE, authAnswer, type Caller } from './stream-auth.ts';
 import { openSubscription, type Subscription } from './subscription.ts';
+import type { StreamViews, Subscriber } from './views.ts';
 
-export interface Caller {
-  user: AuthUser | null;
-  /** The presented credential failed. */
-  error?: Error;
-}
+export type { Caller };
 
 export interface ConnectionOptions {
   /** Messages not yet written out before the connection is closed with 4008. */
@@ -34,6 +30,8 @@ export interface ConnectionOptions {
   log(error: unknown): void;
   /** Identifies the caller from a token sent in an `auth` message (stream-auth.ts). */
   identifyToken(token: string): Promise<Caller>;
+  /** How subscribers see records: provided by the processors. */
+  views: StreamViews;
 }
 
 const MAX_SUBSCRIPTIONS = 100;
@@ -165,30 +163,26 @@ export class StreamConnection {
     if (caller.error) return this.error(id, 'unauthenticated', caller.error.message);
     let subscription: Subscription;
     try {
-      subscription = openSubscription(this.contextFor(caller.user), request, (message) => this.send(message));
+      subscription = openSubscription(this.subscriberFor(caller.user), this.options.views, request, (message) => this.send(message));
     } catch (error) {
       if (!(error instanceof JqlFailure)) throw error;
       const [first] = error.errors;
       return this.error(id, first?.code ?? 'invalid_request', first?.message ?? 'The subscription was refused');
     }
-    let replay = false;
-    // Under the gate no write is half-done: `seq` is the latest committed event, and going live (or
-    // setting the replay's start) happens before any later event can be fanned out.
-    await this.state.gate.run(() => {
-      if (this.closed) return;
-      const latest = this.hub.latest();
-      const since = request.since;
-      const truncated = since !== undefined && this.hub.lostAfter(since);
-      this.send(truncated ? { type: 'subscribed', id, seq: latest, truncated: true } : { type: 'subscribed', id, seq: latest });
-      this.subscriptions.set(id, subscription);
-      if (since === undefined || since >= latest) {
-        this.hub.goLive(subscription);
-      } else {
-        subscription.cursor = since;
-        replay = true;
-      }
-    });
-    if (replay) void this.replay(subscription);
+    if (this.closed) return;
+    // One synchronous step: the hub fans out right after each commit, so `seq` is the latest
+    // committed event and going live (or the replay's start) comes before any later event.
+    const latest = this.hub.latest();
+    const since = request.since;
+    const truncated = since !== undefined && this.hub.lostAfter(since);
+    this.send(truncated ? { type: 'subscribed', id, seq: latest, truncated: true } : { type: 'subscribed', id, seq: latest });
+    this.subscriptions.set(id, subscription);
+    if (since === undefined || since >= latest) {
+      this.hub.goLive(subscription);
+    } else {
+      this.hub.startReplay(subscription, since);
+      void this.replay(subscription);
+    }
   }
 
   private async replay(subscription: Subscription): Promise<void> {
@@ -196,9 +190,12 @@ export class StreamConnection {
       while (!subscription.closed && !subscription.live) {
         await this.drained();
         if (subscription.closed) return;
-        await this.state.gate.run(() => {
-          if (!subscription.closed) this.hub.replay(subscription, this.replayBatch);
-        });
+        if (!this.hub.replay(subscription, this.replayBatch)) {
+          // Never continue past a hole: the client resumes with `since` and is told it was truncated.
+          this.shutdown();
+          this.socket.close(CLOSE_TOO_FAR_BEHIND, 'Events of this replay are no longer retained; resume with since');
+          return;
+        }
       }
     } catch (error) {
       if (this.closed) return;
@@ -245,9 +242,8 @@ export class StreamConnection {
     for (const resolve of waiters) resolve();
   }
 
-  /** The subscriber as a request context: its permissions and scopes serialize every record. */
-  private contextFor(user: AuthUser | null): RequestContext {
-    const { state } = this;
-    return { state, sql: new SqlSession(state.statements, false), user, credential: {}, cookies: [], files: new Map() };
+  /** The subscriber: its permissions and scopes serialize every record. */
+  private subscriberFor(user: AuthUser | null): Subscriber {
+    return { state: this.state, user, credential: {}, cookies: [], files: new Map() };
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untracked } from '../db/sql-session.ts';
 import { testApp, type TestApp } from '../testing/fixture.ts';
 import { ADMIN, ADMIN_ENV, item, writeStreamsWorkspace } from '../testing/streams-workspace.ts';
 
@@ -18,7 +19,8 @@ interface Row {
   record_id: number | null;
   payload: string;
 }
-const rows = (): Row[] => t.state.db.prepare('SELECT seq, namespace, schema, event, record_id, payload FROM jql_events ORDER BY seq').all() as Row[];
+const writer = () => untracked(t.state.db.committedWriter());
+const rows = (): Row[] => writer().all('SELECT seq, namespace, schema, event, record_id, payload FROM jql_events ORDER BY seq') as unknown as Row[];
 const last = (): Row => rows().at(-1) as Row;
 
 describe('the event log', () => {
@@ -35,7 +37,7 @@ describe('the event log', () => {
     await t.post(item('delete', {}, { uniqueObject: { id } }));
     expect(last()).toMatchObject({ event: 'deleted', record_id: id });
     expect(JSON.parse(last().payload).row).toMatchObject({ id, name: 'doomed', price: 1 });
-    expect(t.state.db.prepare('SELECT count(*) AS n FROM temp.jql_deleted_rows').get()).toEqual({ n: 0 });
+    expect(writer().get('SELECT count(*) AS n FROM temp.jql_deleted_rows')).toEqual({ n: 0 });
     const doc = (await t.post({ __meta__: { namespace: 'chat.Message', schema: 'nosql', intent: 'create' }, text: 'bye' }, { token: admin })).body.__payload__;
     await t.post({ __meta__: { namespace: 'chat.Message', schema: 'nosql', intent: 'delete', uniqueObject: { id: doc.id } } }, { token: admin });
     expect(last()).toMatchObject({ namespace: 'chat.Message', schema: 'nosql', event: 'deleted', record_id: doc.id });

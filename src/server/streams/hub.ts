@@ -1,23 +1,23 @@
 /**
  * The stream hub: owns the event log and hands committed events to live subscriptions.
  *
- * Every request runs under the gate (db/gate.ts), one at a time, and its transaction is closed when
- * its task ends. The hub wraps the gate so that right after each task, still inside the gate, it reads
- * the events appended since the last time: at that moment every row in the log is committed, and no
- * other request can be half-way through a transaction, so a subscriber never sees an event of a
- * write that is later undone, and records are serialized from a consistent database.
+ * The processors append events inside their write transaction. Right after the outermost COMMIT,
+ * synchronously (Database.onCommit), the hub reads the events appended since its last flush and
+ * fans them out: every event it reads is committed, a rolled-back write left none, and nothing can
+ * run between the commit and the fan-out. Records are rendered through the read connection.
  *
- * Replays (`since`) read the log in batches, each inside a gate task, and join the live set in the
- * same task as their last batch: an event is then either in the log the replay reads or committed
- * after the subscription went live, never both and never neither.
+ * Replays (`since`) read the log in batches through the read connection and join the live set in the
+ * same synchronous step as their last batch, so an event is either in what the replay reads or
+ * fanned out after the subscription went live, never both and never neither. The log is never pruned
+ * below a cursor that is still replaying, so a replay has no hole.
  */
-import type { MutationSink, ServerState } from '../context.ts';
-import type { Sqlite } from '../db/database.ts';
+import type { MutationSink } from '../context.ts';
+import type { Database } from '../db/database.ts';
+import { untracked, type SqlRunner } from '../db/sql-session.ts';
+import { SqlSession } from '../db/sql-session.ts';
 import type { Workspace } from '../workspace/types.ts';
 import { EventLog, type LoggedEvent } from './event-log.ts';
 import type { Subscription } from './subscription.ts';
-
-type Gate = ServerState['gate'];
 
 /** Events read at once when fanning out after a request that wrote many. */
 const FLUSH_PAGE = 500;
@@ -26,101 +26,125 @@ export class StreamHub {
   readonly sink: MutationSink;
   /** Where delivery failures are reported (the route points it at the server's log). */
   onError: (error: unknown) => void = () => undefined;
+  private readonly db: Database;
   private readonly log: EventLog;
   private readonly keep: number;
   private readonly live = new Set<Subscription>();
+  private readonly replaying = new Set<Subscription>();
   private last: number;
   private dirty = false;
 
-  constructor(db: Sqlite, ws: Workspace) {
-    this.log = new EventLog(db, ws);
+  constructor(db: Database, ws: Workspace) {
+    this.db = db;
+    this.log = new EventLog(ws);
     this.keep = Math.max(1, ws.limits.maxStreamEvents);
-    this.last = this.log.latest();
+    this.last = this.read((sql) => this.log.latest(sql));
     this.sink = this.log.sink(() => {
       this.dirty = true;
     });
+    db.onCommit(() => this.flush());
   }
 
-  /** The gate every request goes through, fanning out committed events after each task. */
-  gated(gate: Gate): Gate {
-    return {
-      run: <T>(task: () => Promise<T> | T): Promise<T> =>
-        gate.run(async () => {
-          try {
-            return await task();
-          } finally {
-            this.flush();
-          }
-        }),
-    };
-  }
-
-  /** The latest committed sequence number. Call it under the gate. */
+  /** The latest committed sequence number. */
   latest(): number {
     return this.last;
   }
 
-  /** Whether events after `since` have been pruned from the log. Call it under the gate. */
+  /** Whether events after `since` have been pruned from the log. */
   lostAfter(since: number): boolean {
     if (since >= this.last) return false;
-    const oldest = this.log.oldest();
+    const oldest = this.read((sql) => this.log.oldest(sql));
     return oldest === null || oldest > since + 1;
   }
 
-  /** Makes a subscription live from the latest event on. Call it under the gate. */
+  /** Makes a subscription live from the latest event on. */
   goLive(subscription: Subscription): void {
+    this.replaying.delete(subscription);
     subscription.cursor = this.last;
     subscription.live = true;
     this.live.add(subscription);
   }
 
+  /** Starts a replay after `since`: the log keeps everything after the cursor until it is done. */
+  startReplay(subscription: Subscription, since: number): void {
+    // A `since` older than the retained log (answered `truncated`) replays what is kept.
+    const oldest = this.lostAfter(since) ? this.read((sql) => this.log.oldest(sql)) : null;
+    subscription.cursor = oldest === null ? since : oldest - 1;
+    this.replaying.add(subscription);
+  }
+
   /**
    * Delivers the next batch of retained events after the subscription's cursor; when that reaches the
-   * latest event the subscription goes live. Call it under the gate.
+   * latest event the subscription goes live. Answers false when events after the cursor are gone
+   * (the subscription must be told, not continued past a hole).
    */
-  replay(subscription: Subscription, batch: number): void {
-    const events = this.log.read(subscription.cursor, this.last, batch, subscription.namespace);
-    for (const event of events) this.deliver(subscription, event);
-    if (events.length < batch) this.goLive(subscription);
-    else subscription.cursor = (events[events.length - 1] as { seq: number }).seq;
+  replay(subscription: Subscription, batch: number): boolean {
+    if (this.lostAfter(subscription.cursor)) {
+      this.replaying.delete(subscription);
+      return false;
+    }
+    this.db.read((statements) => {
+      const sql = new SqlSession(statements, false);
+      const events = this.log.read(sql.untracked, subscription.cursor, this.last, batch, subscription.namespace);
+      for (const event of events) this.deliver(subscription, event, sql);
+      if (events.length < batch) this.goLive(subscription);
+      else subscription.cursor = (events[events.length - 1] as { seq: number }).seq;
+    });
+    return true;
   }
 
   remove(subscription: Subscription): void {
     subscription.closed = true;
     this.live.delete(subscription);
+    this.replaying.delete(subscription);
   }
 
-  /** Fans out the events committed since the last flush and prunes the log. Runs under the gate. */
+  /** Fans out the events committed since the last flush and prunes the log (after each commit). */
   flush(): void {
     if (!this.dirty) return;
     this.dirty = false;
     try {
-      this.log.clearPreImages();
-      const latest = this.log.latest();
+      const writer = untracked(this.db.committedWriter());
+      this.log.clearPreImages(writer);
+      const latest = this.log.latest(writer);
       // Nothing committed: the writes that appended were rolled back.
       if (latest <= this.last) return;
       let after = this.last;
       this.last = latest;
-      while (after < latest) {
-        const events = this.log.read(after, latest, FLUSH_PAGE);
-        if (events.length === 0) break;
-        for (const event of events) {
-          for (const subscription of this.live) {
-            if (subscription.cursor < event.seq) this.deliver(subscription, event);
+      this.db.read((statements) => {
+        const sql = new SqlSession(statements, false);
+        while (after < latest) {
+          const events = this.log.read(sql.untracked, after, latest, FLUSH_PAGE);
+          if (events.length === 0) break;
+          for (const event of events) {
+            for (const subscription of this.live) {
+              if (subscription.cursor < event.seq) this.deliver(subscription, event, sql);
+            }
           }
+          after = (events[events.length - 1] as { seq: number }).seq;
         }
-        after = (events[events.length - 1] as { seq: number }).seq;
-      }
+      });
       for (const subscription of this.live) subscription.cursor = latest;
-      this.log.prune(this.keep, latest);
+      this.log.prune(writer, this.pruneUpTo(latest));
     } catch (error) {
       this.onError(error);
     }
   }
 
-  private deliver(subscription: Subscription, event: LoggedEvent): void {
+  /** The retained window, widened down to the oldest cursor a replay still needs. */
+  private pruneUpTo(latest: number): number {
+    let upTo = latest - this.keep;
+    for (const subscription of this.replaying) upTo = Math.min(upTo, subscription.cursor);
+    return upTo;
+  }
+
+  private read<T>(fn: (sql: SqlRunner) => T): T {
+    return this.db.read((statements) => fn(untracked(statements)));
+  }
+
+  private deliver(subscription: Subscription, event: LoggedEvent, sql: SqlSession): void {
     try {
-      subscription.deliver(event);
+      subscription.deliver(event, sql);
     } catch (error) {
       // One subscriber's failure (a record that no longer serializes) must not starve the others.
       this.onError(error);

@@ -1,18 +1,20 @@
 /**
  * `WS {base}/jql-streams` (PROTOCOL.md 10): identifies the caller from the Bearer header, the session
  * cookie, `?token=` or a first `auth` message (browsers cannot set headers on a WebSocket; the
- * message keeps the token out of URLs), hands each socket to a
- * StreamConnection, and pings every socket on a heartbeat: one that has not answered since the last
- * ping is dead and is terminated. Needs @fastify/websocket registered on the app.
+ * message keeps the token out of URLs), hands each socket to a StreamConnection, and pings every
+ * socket on a heartbeat: one that has not answered since the last ping is dead and is terminated.
+ * An encapsulated plugin; the app registers the WebSocket server once (registerWebSockets).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SESSION_COOKIE } from '../auth/cookies.ts';
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import type { Credentials } from '../auth/identify.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
-import { errorBody } from '../http/jql-route.ts';
+import { sendFailure } from '../http/error-reply.ts';
+import { credentialsOf } from '../http/request-input.ts';
 import { StreamConnection, type Caller } from './connection.ts';
-
-type Credentials = Parameters<ServerState['identity']['identify']>[0];
+import type { StreamHub } from './hub.ts';
+import type { StreamViews } from './views.ts';
 
 export interface StreamOptions {
   /** Milliseconds between heartbeat pings (default 30 s). */
@@ -21,27 +23,44 @@ export interface StreamOptions {
   maxBehind?: number;
 }
 
+export interface StreamRouteOptions extends StreamOptions {
+  state: ServerState;
+  hub: StreamHub;
+  views: StreamViews;
+}
+
+/** The WebSocket server of the app, before the stream route (a root-level capability, like cookies). */
+export async function registerWebSockets(app: FastifyInstance): Promise<void> {
+  // A subscribe message is small; 1 MiB leaves room for large filters.
+  await app.register(websocket, {
+    options: { maxPayload: 1024 * 1024 },
+    // 1001 "going away" tells stream clients the server stopped (they resume with `since`), rather
+    // than the bare close (1005) the plugin sends by default.
+    preClose(done) {
+      for (const client of app.websocketServer.clients) client.close(1001, 'server shutting down');
+      done();
+    },
+  });
+}
+
 export const STREAM_DEFAULTS = { heartbeatMs: 30_000, maxBehind: 1000 } as const;
 
-export function registerStreamRoute(app: FastifyInstance, state: ServerState, options: StreamOptions = {}): void {
-  const hub = state.streams;
-  if (!hub) return;
+export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, options) => {
+  const { state, hub, views } = options;
   const log = (error: unknown): void => app.log.error({ err: error }, 'stream delivery failed');
   hub.onError = log;
   const maxBehind = options.maxBehind ?? STREAM_DEFAULTS.maxBehind;
   const connections = new Set<StreamConnection>();
   app.route({
     method: 'GET',
-    url: `${state.basePath}/jql-streams`,
+    url: '/jql-streams',
     // A plain GET (no upgrade) is told what the endpoint is instead of an empty 404.
-    handler: (_request, reply) => {
-      const failure = new JqlFailure([jqlError('invalid_request', 'jql-streams is a WebSocket endpoint: connect with an Upgrade request')]);
-      return reply.code(400).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
-    },
+    handler: (_request, reply) =>
+      sendFailure(reply, new JqlFailure([jqlError('invalid_request', 'jql-streams is a WebSocket endpoint: connect with an Upgrade request')])),
     wsHandler: (socket, request) => {
-      const credentials = credentialsOf(request);
+      const credentials = credentialsOf(request, true);
       const identifyToken = (token: string) => identify(state, { authorization: `Bearer ${token}` });
-      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), { maxBehind, log, identifyToken });
+      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), { maxBehind, log, identifyToken, views });
       connections.add(connection);
       socket.on('message', (data, isBinary) => connection.receive(isBinary ? null : data.toString()));
       socket.on('pong', () => {
@@ -58,16 +77,7 @@ export function registerStreamRoute(app: FastifyInstance, state: ServerState, op
   }, options.heartbeatMs ?? STREAM_DEFAULTS.heartbeatMs);
   timer.unref();
   app.addHook('onClose', () => clearInterval(timer));
-}
-
-function credentialsOf(request: FastifyRequest): Credentials {
-  const token = (request.query as Record<string, unknown>).token;
-  return {
-    authorization: request.headers.authorization,
-    cookie: request.cookies?.[SESSION_COOKIE],
-    queryToken: typeof token === 'string' ? token : undefined,
-  };
-}
+};
 
 async function identify(state: ServerState, credentials: Credentials): Promise<Caller> {
   try {

@@ -6,7 +6,14 @@
  * `unauthenticated`, as with any bad credential). Later subscribes use that identity.
  */
 import type { StreamServerMessage } from '../../shared/streams.ts';
-import type { Caller } from './connection.ts';
+import type { AuthUser } from '../context.ts';
+
+/** Who a stream connection acts for. */
+export interface Caller {
+  user: AuthUser | null;
+  /** The presented credential failed. */
+  error?: Error;
+}
 
 /** A JWT is a few hundred bytes; anything far longer is not one. */
 export const MAX_AUTH_TOKEN_LENGTH = 8192;

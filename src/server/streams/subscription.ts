@@ -6,13 +6,11 @@
  * read the namespace without filter or scope.
  */
 import type { EventMessage, StreamEventKind } from '../../shared/streams.ts';
-import type { RequestContext } from '../context.ts';
+import type { SqlSession } from '../db/sql-session.ts';
 import { fail } from '../errors.ts';
 import type { LoggedEvent } from './event-log.ts';
 import type { ParsedSubscribe } from './messages.ts';
-import { modelView } from './model-view.ts';
-import { nosqlView } from './nosql-view.ts';
-import type { RecordView } from './views.ts';
+import type { RecordView, StreamViews, Subscriber } from './views.ts';
 
 export class Subscription {
   readonly id: string;
@@ -39,7 +37,7 @@ export class Subscription {
   }
 
   /** Sends the event when it is this subscription's and its record is one the subscriber may read. */
-  deliver(event: LoggedEvent): void {
+  deliver(event: LoggedEvent, sql: SqlSession): void {
     if (this.closed || event.namespace !== this.namespace || event.schema !== this.schema) return;
     let record;
     if (event.custom) {
@@ -47,7 +45,7 @@ export class Subscription {
       record = event.custom.record;
     } else {
       if (this.events && !this.events.has(event.event as StreamEventKind)) return;
-      record = this.view.render(event);
+      record = this.view.render(event, sql);
       if (record === null) return;
     }
     this.send({ type: 'event', subscription: this.id, event: event.event, namespace: event.namespace, seq: event.seq, at: event.at, record });
@@ -55,17 +53,22 @@ export class Subscription {
 }
 
 /** Checks the caller may read the namespace and builds its view; throws a coded JqlFailure otherwise. */
-export function openSubscription(ctx: RequestContext, request: ParsedSubscribe, send: (message: EventMessage) => void): Subscription {
+export function openSubscription(
+  ctx: Subscriber,
+  views: StreamViews,
+  request: ParsedSubscribe,
+  send: (message: EventMessage) => void,
+): Subscription {
   const { ws, access } = ctx.state;
   const unrestricted = (scopes: unknown) => scopes === null && (request.filter === undefined || Object.keys(request.filter).length === 0);
   if (request.schema === 'nosql') {
     const collection = ws.collections.get(request.namespace);
     if (!collection) return fail('unknown_namespace', `No collection "${request.namespace}"`);
     const scopes = access.check(collection.permissions, 'retrieve', ctx.user, collection.key);
-    return new Subscription(request, nosqlView(ctx, collection, scopes, request), unrestricted(scopes), send);
+    return new Subscription(request, views.nosql(ctx, collection, scopes, request), unrestricted(scopes), send);
   }
   const model = ws.models.get(request.namespace);
   if (!model) return fail('unknown_namespace', `No model "${request.namespace}"`);
   const scopes = access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  return new Subscription(request, modelView(ctx, model, scopes, request), unrestricted(scopes), send);
+  return new Subscription(request, views.model(ctx, model, scopes, request), unrestricted(scopes), send);
 }

@@ -9,6 +9,7 @@ import { verifyPassword } from '../auth/password.ts';
 import { createSession, revokeJti, revokeSession } from '../auth/sessions.ts';
 import { issueToken, verifyToken } from '../auth/tokens.ts';
 import type { ControllerClassLike, RequestContext, ServerState } from '../context.ts';
+import type { SqlRunner } from '../db/sql-session.ts';
 import { fail } from '../errors.ts';
 
 /** How long a token or session lives. */
@@ -31,7 +32,8 @@ export function userController(state: ServerState): ControllerClassLike {
       if (typeof username !== 'string' || typeof password !== 'string') {
         fail('validation_error', 'login takes a username and a password (strings)', { field: typeof username !== 'string' ? 'username' : 'password', path: [typeof username !== 'string' ? 'username' : 'password'] });
       }
-      const row = state.db.prepare('SELECT "id", "password", "is_active" FROM "system.User" WHERE "username" = ?').get(username) as
+      const sql = ctx.request.sql.untracked;
+      const row = sql.get('SELECT "id", "password", "is_active" FROM "system.User" WHERE "username" = ?', [username as string]) as
         | { id: number; password: string | null; is_active: number | null }
         | undefined;
       // Verify even for an unknown user so that timing does not tell which part was wrong.
@@ -39,22 +41,22 @@ export function userController(state: ServerState): ControllerClassLike {
       if (!row || !ok || row.password === null || row.is_active === 0) fail('unauthenticated', WRONG);
       const issued = await issueToken(state.secret, { id: row.id }, CREDENTIAL_TTL_SECONDS);
       if (ctx.request.authenticationClass === 'session') {
-        const session = createSession(state.db, row.id, CREDENTIAL_TTL_SECONDS);
+        const session = createSession(sql, row.id, CREDENTIAL_TTL_SECONDS);
         ctx.request.cookies.push({ name: SESSION_COOKIE, value: session.cookieValue, maxAgeSeconds: CREDENTIAL_TTL_SECONDS });
       }
-      const user = publicUser(state, row.id);
+      const user = publicUser(sql, state, row.id);
       return { payload: { token: issued.token, expires_at: issued.expiresAt.toISOString(), user }, message: `Signed in as ${username as string}` };
     }
 
     async on_logout(ctx: Ctx): Promise<{ payload: null; message: string }> {
       const { token, session } = ctx.request.credential;
       if (session) {
-        revokeSession(state.db, session);
+        revokeSession(ctx.request.sql.untracked, session);
         ctx.request.cookies.push({ name: SESSION_COOKIE, value: null, maxAgeSeconds: 0 });
       }
       if (token) {
         const verified = await verifyToken(state.secret, token);
-        revokeJti(state.db, verified.jti, new Date(verified.exp * 1000));
+        revokeJti(ctx.request.sql.untracked, verified.jti, new Date(verified.exp * 1000));
       }
       return { payload: null, message: 'Signed out' };
     }
@@ -67,10 +69,10 @@ export function userController(state: ServerState): ControllerClassLike {
 }
 
 /** The signed-in user as login answers it: every readable field (never the password). */
-function publicUser(state: ServerState, id: number): JsonObject {
+function publicUser(sql: SqlRunner, state: ServerState, id: number): JsonObject {
   const model = state.ws.models.get('system.User');
   const readable = model ? [...model.fields.values()].filter((f) => !f.writeOnly && !f.hidden) : [];
-  const row = state.db.prepare(`SELECT ${['id', ...readable.map((f) => f.column)].map((c) => `"${c}"`).join(', ')} FROM "system.User" WHERE "id" = ?`).get(id) as Record<string, unknown>;
+  const row = sql.get(`SELECT ${['id', ...readable.map((f) => f.column)].map((c) => `"${c}"`).join(', ')} FROM "system.User" WHERE "id" = ?`, [id]) as Record<string, unknown>;
   const user: JsonObject = { id };
   for (const field of readable) {
     const value = row[field.column];

@@ -2,7 +2,7 @@
  * Test helper: a server listening on a real socket (`start()` on port 0) with a fresh data directory,
  * a fetch client for POST, PUT (multipart) and GET, and a look at what the file store holds on disk.
  */
-import Database from 'better-sqlite3';
+import { openReader } from '../db/database.ts';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { start, type RunningServer, type StartOptions } from '../index.ts';
@@ -32,7 +32,7 @@ export interface FileServer {
 export async function startFileServer(options: Partial<StartOptions> = {}): Promise<FileServer> {
   const dataDir = tempDir('jql-files-');
   const server = await start({ env: {}, ...options, dataDir, port: 0 });
-  const db = new Database(join(dataDir, 'jql.sqlite'), { readonly: true });
+  const db = openReader(join(dataDir, 'jql.sqlite'));
   const answer = async (response: Response): Promise<Answer> => {
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : JSON.parse(text), headers: response.headers };

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
+import { openDatabase, type Sqlite } from '../db/database.ts';
 import { describe, it, expect } from 'vitest';
 import { WorkspaceError } from './errors.ts';
 import { columnSqlType, migrate } from './migrate.ts';
 import { resolveWorkspace } from './resolve.ts';
 
-function openDb(): Database.Database {
-  const db = new Database(':memory:');
+function openDb(): Sqlite {
+  const db = openDatabase(':memory:');
   db.pragma('foreign_keys = ON');
   return db;
 }
@@ -16,7 +16,7 @@ function shop(fields: Record<string, unknown>, extra: Record<string, unknown> = 
 }
 
 /** Everything a refused migration must leave as it was. */
-function snapshot(db: Database.Database): unknown {
+function snapshot(db: Sqlite): unknown {
   return {
     master: db.prepare("SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all(),
     schema: db.prepare('SELECT * FROM jql_schema ORDER BY model, field').all(),
@@ -25,7 +25,7 @@ function snapshot(db: Database.Database): unknown {
   };
 }
 
-function migrationError(db: Database.Database, ws: ReturnType<typeof shop>): WorkspaceError {
+function migrationError(db: Sqlite, ws: ReturnType<typeof shop>): WorkspaceError {
   try {
     migrate(db, ws);
   } catch (error) {
@@ -35,8 +35,8 @@ function migrationError(db: Database.Database, ws: ReturnType<typeof shop>): Wor
   throw new Error('expected the migration to be refused');
 }
 
-const columns = (db: Database.Database, table: string) => (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string; type: string; notnull: number }>).map((c) => `${c.name} ${c.type}`);
-const indexes = (db: Database.Database, table: string) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'jql%' ORDER BY name").all(table) as Array<{ name: string }>).map((r) => r.name);
+const columns = (db: Sqlite, table: string) => (db.prepare(`PRAGMA table_info("${table}")`).all() as Array<{ name: string; type: string; notnull: number }>).map((c) => `${c.name} ${c.type}`);
+const indexes = (db: Sqlite, table: string) => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'jql%' ORDER BY name").all(table) as Array<{ name: string }>).map((r) => r.name);
 
 describe('columnSqlType', () => {
   it('maps field types to SQLite column types', () => {
@@ -100,7 +100,7 @@ describe('migrate: a fresh database', () => {
 });
 
 describe('migrate: changes to an existing database', () => {
-  function seeded(fields: Record<string, unknown> = { title: { type: 'string' }, n: { type: 'integer', null: true } }): Database.Database {
+  function seeded(fields: Record<string, unknown> = { title: { type: 'string' }, n: { type: 'integer', null: true } }): Sqlite {
     const db = openDb();
     migrate(db, shop(fields));
     db.prepare('INSERT INTO "shop.Item" (title, n) VALUES (?, ?), (?, ?)').run('a', 1, 'b', null);

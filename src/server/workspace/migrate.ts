@@ -3,7 +3,7 @@
  * new models and fields are added (defaults filled on existing rows), removed ones keep their columns
  * and data, and an incompatible change is refused with a WorkspaceError before anything is kept.
  */
-import type Database from 'better-sqlite3';
+import type { Sqlite } from '../db/database.ts';
 import type { FieldDef, ModelDef, Workspace } from './types.ts';
 import type { FieldRecord } from './schema-record.ts';
 import { WorkspaceError } from './errors.ts';
@@ -23,7 +23,7 @@ export interface MigrationReport {
   migrationId: number | null;
 }
 
-export function migrate(db: Database.Database, ws: Workspace): MigrationReport {
+export function migrate(db: Sqlite, ws: Workspace): MigrationReport {
   // better-sqlite3 rolls the transaction back when the function throws: a refusal leaves no trace.
   return db.transaction(() => {
     ensureRecordTables(db);
@@ -47,7 +47,7 @@ export function migrate(db: Database.Database, ws: Workspace): MigrationReport {
   })();
 }
 
-function createTable(db: Database.Database, model: ModelDef, targetTable: (key: string) => string, report: MigrationReport): void {
+function createTable(db: Sqlite, model: ModelDef, targetTable: (key: string) => string, report: MigrationReport): void {
   db.exec(createTableSql(model, targetTable));
   for (const field of model.fields.values()) writeFieldRecord(db, model.key, field);
   report.createdTables.push(model.table);
@@ -55,7 +55,7 @@ function createTable(db: Database.Database, model: ModelDef, targetTable: (key: 
 }
 
 function migrateTable(
-  db: Database.Database,
+  db: Sqlite,
   ws: Workspace,
   model: ModelDef,
   recorded: Map<string, FieldRecord>,
@@ -116,14 +116,14 @@ function migrateTable(
 }
 
 /** Sets a (new or re-added) field's default on the rows that hold NULL in it. */
-function fillDefault(db: Database.Database, model: ModelDef, field: FieldDef): void {
+function fillDefault(db: Sqlite, model: ModelDef, field: FieldDef): void {
   if (field.default === undefined || field.default === null) return;
   const column = quoteIdent(field.column);
   db.prepare(`UPDATE ${quoteIdent(model.table)} SET ${column} = ? WHERE ${column} IS NULL`).run(storageValue(field.type, field.default));
 }
 
 /** Creates the indexes the model wants and drops the ones migrations made that it no longer wants. */
-function syncIndexes(db: Database.Database, ws: Workspace, model: ModelDef, report: MigrationReport): void {
+function syncIndexes(db: Sqlite, ws: Workspace, model: ModelDef, report: MigrationReport): void {
   const existing = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?").all(model.table) as Array<{ name: string }>)
     .map((row) => row.name)
     .filter((name) => name.startsWith(INDEX_PREFIX) || name.startsWith(UNIQUE_PREFIX));
@@ -141,7 +141,7 @@ function syncIndexes(db: Database.Database, ws: Workspace, model: ModelDef, repo
   }
 }
 
-function refuseDuplicates(db: Database.Database, ws: Workspace, model: ModelDef, index: IndexSpec): void {
+function refuseDuplicates(db: Sqlite, ws: Workspace, model: ModelDef, index: IndexSpec): void {
   const column = quoteIdent(index.columns[0]);
   const duplicate = db
     .prepare(`SELECT ${column} AS value, COUNT(*) AS n FROM ${quoteIdent(model.table)} WHERE ${column} IS NOT NULL GROUP BY ${column} HAVING COUNT(*) > 1 LIMIT 1`)
@@ -152,6 +152,6 @@ function refuseDuplicates(db: Database.Database, ws: Workspace, model: ModelDef,
   }
 }
 
-function tableExists(db: Database.Database, table: string): boolean {
+function tableExists(db: Sqlite, table: string): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
 }

@@ -3,7 +3,7 @@
  * and `jql_schema` (each model field's type and strictness as last migrated, kept for removed
  * fields too, so a later start can tell a type change or a newly required field from a new one).
  */
-import type Database from 'better-sqlite3';
+import type { Sqlite } from '../db/database.ts';
 import type { FieldType } from '../../shared/protocol.ts';
 import type { FieldDef } from './types.ts';
 
@@ -29,7 +29,7 @@ interface FieldRow {
   active: number;
 }
 
-export function ensureRecordTables(db: Database.Database): void {
+export function ensureRecordTables(db: Sqlite): void {
   db.exec(`CREATE TABLE IF NOT EXISTS jql_migrations (
     id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, summary TEXT NOT NULL)`);
   db.exec(`CREATE TABLE IF NOT EXISTS jql_schema (
@@ -39,7 +39,7 @@ export function ensureRecordTables(db: Database.Database): void {
 }
 
 /** Every recorded field, keyed by model key then field name. */
-export function readFieldRecords(db: Database.Database): Map<string, Map<string, FieldRecord>> {
+export function readFieldRecords(db: Sqlite): Map<string, Map<string, FieldRecord>> {
   const rows = db.prepare('SELECT model, field, type, target, nullable, required, active FROM jql_schema').all() as FieldRow[];
   const byModel = new Map<string, Map<string, FieldRecord>>();
   for (const row of rows) {
@@ -50,7 +50,7 @@ export function readFieldRecords(db: Database.Database): Map<string, Map<string,
   return byModel;
 }
 
-export function writeFieldRecord(db: Database.Database, model: string, field: FieldDef): void {
+export function writeFieldRecord(db: Sqlite, model: string, field: FieldDef): void {
   db.prepare(
     `INSERT INTO jql_schema (model, field, type, target, nullable, required, active) VALUES (?, ?, ?, ?, ?, ?, 1)
      ON CONFLICT (model, field) DO UPDATE SET type = excluded.type, target = excluded.target,
@@ -58,10 +58,10 @@ export function writeFieldRecord(db: Database.Database, model: string, field: Fi
   ).run(model, field.name, field.type, field.to ?? null, field.nullable ? 1 : 0, field.required ? 1 : 0);
 }
 
-export function deactivateFieldRecord(db: Database.Database, model: string, field: string): void {
+export function deactivateFieldRecord(db: Sqlite, model: string, field: string): void {
   db.prepare('UPDATE jql_schema SET active = 0 WHERE model = ? AND field = ?').run(model, field);
 }
 
-export function recordMigration(db: Database.Database, at: string, summary: string): number {
+export function recordMigration(db: Sqlite, at: string, summary: string): number {
   return Number(db.prepare('INSERT INTO jql_migrations (at, summary) VALUES (?, ?)').run(at, summary).lastInsertRowid);
 }

@@ -5,7 +5,6 @@
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext } from '../../context.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import { fail } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { mapKeys, snakeIntent, snakeKey } from '../../query/normalize.ts';
@@ -25,8 +24,8 @@ export async function runController(ctx: RequestContext, meta: ParsedMeta, data:
   const controllerCtx: ControllerContext = {
     user: ctx.user,
     data: makeDataApi(ctx),
-    transaction: (work) => inTransaction(ctx.state.db, work),
-    events: { emit: (namespace, event, record) => ctx.state.mutations.emit?.(namespace, event, record) },
+    transaction: (work) => ctx.state.db.transaction(work),
+    events: { emit: (namespace, event, record) => ctx.state.mutations.emit?.(ctx.sql, namespace, event, record) },
     files: ctx.files,
     reject: (message, field) => fail('validation_error', message, field ? { field, path: [field] } : {}),
     request: ctx,

@@ -25,7 +25,7 @@ export function selectList(selection: Selection, alias = 't0'): string {
 }
 
 /** Refuses a selection that reaches into a model the caller may not read, so nothing of it leaks. */
-export function checkNestedAccess(ctx: RequestContext, selection: Selection, path: Array<string | number> = []): void {
+export function checkNestedAccess(ctx: Pick<RequestContext, 'state' | 'user'>, selection: Selection, path: Array<string | number> = []): void {
   const nested = [
     ...selection.refs.map((ref) => ({ name: ref.field.name, selection: ref.selection })),
     ...selection.reverse.map((rev) => ({ name: rev.relation.name, selection: rev.selection })),
@@ -77,7 +77,7 @@ export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]
 
 function fillFiles(ctx: RequestContext, field: FieldDef, records: JsonObject[]): void {
   const ids = unique(records.map((record) => record[field.name]));
-  const files = ids.length === 0 ? new Map() : ctx.state.files.describe(ids as string[], field);
+  const files = ids.length === 0 ? new Map() : ctx.state.files.describe(ctx.sql, ids as string[], field);
   for (const record of records) {
     const id = record[field.name];
     record[field.name] = typeof id === 'string' ? ((files.get(id) as JsonValue | undefined) ?? null) : null;

@@ -150,15 +150,15 @@ describe('hostile paths', () => {
     }
     h.access.set('retrieve', { scopes: [{ [hostile[0] as string]: 'x' }] });
     expect(await ids(h, {})).toEqual([]);
-    const tables = h.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'jql_documents'").all();
+    const tables = h.raw.all("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'jql_documents'");
     expect(tables).toHaveLength(1);
-    expect(h.db.prepare('SELECT count(*) AS n FROM jql_documents').get()).toEqual({ n: 5 });
+    expect(h.raw.get('SELECT count(*) AS n FROM jql_documents')).toEqual({ n: 5 });
   });
 
   it('address documents whose keys hold quotes and backslashes', async () => {
     const weird = 'a"); DROP TABLE jql_documents; --';
     await seed(h, [{ [weird]: { 'b\\c': 'found' } }]);
     expect(await ids(h, { filter: { [`${weird}.b\\c`]: 'found' } })).toEqual([6]);
-    expect(h.db.prepare('SELECT count(*) AS n FROM jql_documents').get()).toEqual({ n: 6 });
+    expect(h.raw.get('SELECT count(*) AS n FROM jql_documents')).toEqual({ n: 6 });
   });
 });

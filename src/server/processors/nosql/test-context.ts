@@ -1,11 +1,10 @@
 // Test harness for the nosql processor: an in-memory database, a workspace with one collection
 // (`chat.Message`), an access stub that allows, denies or scopes, and recorders for mutations.
-import Database from 'better-sqlite3';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { AccessControl, AuthUser, MutationSink, ProcessorOutput, RequestContext, Scopes, ServerState } from '../../context.ts';
 import { ResultCache } from '../../cache/result-cache.ts';
-import { StatementCache } from '../../db/database.ts';
-import { SqlSession } from '../../db/sql-session.ts';
+import { Database } from '../../db/database.ts';
+import { SqlSession, untracked, type SqlRunner } from '../../db/sql-session.ts';
 import { fail, JqlFailure } from '../../errors.ts';
 import { parseMeta } from '../../query/meta.ts';
 import type { CollectionDef, Workspace } from '../../workspace/types.ts';
@@ -17,9 +16,11 @@ export const NAMESPACE = 'chat.Message';
 export type AccessRule = { scopes: Scopes } | { deny: 'unauthenticated' | 'forbidden' };
 
 export interface Harness {
-  db: Database.Database;
+  db: Database;
+  /** Statements on the harness's in-memory database, for checking what was stored. */
+  raw: SqlRunner;
   state: ServerState;
-  events: Array<Parameters<MutationSink['record']>[0]>;
+  events: Array<Parameters<MutationSink['record']>[1]>;
   checks: string[];
   invalidated: string[];
   /** Sets the access rule per intent (`*` for every intent). */
@@ -33,7 +34,8 @@ export interface Harness {
 
 export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit: number } } = {}): Harness {
   const db = new Database(':memory:');
-  ensureNosqlTables(db);
+  db.setup((connection) => ensureNosqlTables(connection));
+  const statements = db.read((cache) => cache);
   const collection: CollectionDef = { key: NAMESPACE, app: 'chat', name: 'Message', permissions: null };
   const ws: Workspace = {
     name: 'test',
@@ -67,19 +69,17 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
   const state: ServerState = {
     ws,
     db,
-    statements: new StatementCache(db),
     production: false,
     basePath: '',
     version: 'test',
     access: control,
     files: { describe: () => new Map(), attach: () => undefined },
     fileStore: {} as ServerState['fileStore'],
-    mutations: { record: (event) => events.push(event) },
+    mutations: { record: (_sql, event) => events.push(event) },
     hooks: { has: () => false, run: async () => undefined },
     identity: { identify: async () => ({ user: null, credential: {} }) },
     controllers: new Map(),
     dispatch: async () => fail('internal_error', 'Not used by collections'),
-    gate: { run: async (task) => task() },
     secret: new Uint8Array(32),
     cache: {
       get: (key) => cache.get(key),
@@ -92,6 +92,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
   };
   const harness: Harness = {
     db,
+    raw: untracked(statements),
     state,
     events,
     checks,
@@ -99,7 +100,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     access,
     user: { id: 7, username: 'ann', roles: [], isActive: true },
     async run(meta, data = {}) {
-      const ctx: RequestContext = { state, sql: new SqlSession(state.statements, false), user: harness.user, credential: {}, cookies: [], files: new Map() };
+      const ctx: RequestContext = { state, sql: new SqlSession(statements, false), user: harness.user, credential: {}, cookies: [], files: new Map() };
       const output = await runNosql(ctx, parseMeta({ schema: 'nosql', namespace: NAMESPACE, ...meta }), data);
       return { ...output, queries: ctx.sql.queries };
     },

@@ -9,7 +9,7 @@ beforeEach(() => {
   h = makeHarness();
 });
 
-const stored = (id: number) => h.db.prepare('SELECT * FROM jql_documents WHERE id = ?').get(id) as { body: string; collection: string } | undefined;
+const stored = (id: number) => h.raw.get('SELECT * FROM jql_documents WHERE id = ?', [id]) as { body: string; collection: string } | undefined;
 
 describe('create', () => {
   it('stores the data keys exactly as sent and answers the record', async () => {
@@ -42,14 +42,14 @@ describe('create', () => {
   it('refuses server-owned keys with one validation_error each and writes nothing', async () => {
     const failure = await h.fails({ intent: 'create' }, { id: 5, created_at: 'x', text: 'hi' });
     expect(failure).toMatchObject({ code: 'validation_error', field: 'id', errors: 2 });
-    expect(h.db.prepare('SELECT count(*) AS n FROM jql_documents').get()).toEqual({ n: 0 });
+    expect(h.raw.get('SELECT count(*) AS n FROM jql_documents')).toEqual({ n: 0 });
     expect(h.events).toEqual([]);
   });
 
   it('is forbidden, with nothing kept, when the document falls outside the caller\'s scope', async () => {
     h.access.set('create', { scopes: [{ 'author.id': 7 }] });
     expect((await h.fails({ intent: 'create' }, { author: { id: 8 } })).code).toBe('forbidden');
-    expect(h.db.prepare('SELECT count(*) AS n FROM jql_documents').get()).toEqual({ n: 0 });
+    expect(h.raw.get('SELECT count(*) AS n FROM jql_documents')).toEqual({ n: 0 });
     expect(h.events).toEqual([]);
     expect((await h.run({ intent: 'create' }, { author: { id: 7 } })).payload).toMatchObject({ author: { id: 7 } });
   });
@@ -112,7 +112,7 @@ describe('delete', () => {
   });
 
   it('never touches documents of another collection', async () => {
-    h.db.prepare("INSERT INTO jql_documents (collection, body, created_at, updated_at) VALUES ('chat.Other', '{\"text\":\"a\"}', 'x', 'x')").run();
+    h.raw.run("INSERT INTO jql_documents (collection, body, created_at, updated_at) VALUES ('chat.Other', '{\"text\":\"a\"}', 'x', 'x')");
     expect((await h.run({ intent: 'count' })).payload).toEqual({ count: 2 });
     expect((await h.fails({ intent: 'delete', uniqueObject: { id: 3 } })).code).toBe('not_found');
   });

@@ -3,7 +3,6 @@
 // when the dispatcher has not opened a transaction; inside an outer one it simply nests.
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
-import { inTransaction } from '../../db/transaction.ts';
 import { fail, JqlFailure, jqlError } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { defineKey } from '../../query/normalize.ts';
@@ -16,7 +15,7 @@ import { DOCUMENTS_TABLE } from './tables.ts';
 export function create(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(collection.permissions, 'create', ctx.user, collection.key);
   refuseReservedKeys(data);
-  return inTransaction(ctx.state.db, async () => {
+  return ctx.state.db.transaction(async () => {
     const now = new Date().toISOString();
     const body = JSON.stringify(data);
     const id = Number(ctx.sql.run(`INSERT INTO ${DOCUMENTS_TABLE} (collection, body, created_at, updated_at) VALUES (?, ?, ?, ?)`, [collection.key, body, now, now]).lastInsertRowid);
@@ -28,7 +27,7 @@ export function create(ctx: RequestContext, collection: CollectionDef, meta: Par
 export function update(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(collection.permissions, 'update', ctx.user, collection.key);
   refuseReservedKeys(data);
-  return inTransaction(ctx.state.db, async () => {
+  return ctx.state.db.transaction(async () => {
     const row = readOne(ctx, collection, meta, scopes);
     const document = JSON.parse(row.body as string) as JsonObject;
     // Shallow merge: a given key replaces the stored value whole (null included); others stay.
@@ -45,10 +44,10 @@ export function update(ctx: RequestContext, collection: CollectionDef, meta: Par
 
 export function remove(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(collection.permissions, 'delete', ctx.user, collection.key);
-  return inTransaction(ctx.state.db, async () => {
+  return ctx.state.db.transaction(async () => {
     const id = readOne(ctx, collection, meta, scopes).id as number;
     ctx.sql.run(`DELETE FROM ${DOCUMENTS_TABLE} WHERE id = ?`, [id]);
-    ctx.state.mutations.record({ kind: 'deleted', namespace: collection.key, schema: 'nosql', id });
+    ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: collection.key, schema: 'nosql', id });
     ctx.state.cache.invalidate(collection.key);
     return { payload: { id }, message: `Deleted ${collection.key} ${id}`, extras: {} };
   });
@@ -61,7 +60,7 @@ function finish(
   row: { id: number; body: string; created_at: string; updated_at: string },
   kind: 'created' | 'updated',
 ): ProcessorOutput {
-  ctx.state.mutations.record({ kind, namespace: collection.key, schema: 'nosql', id: row.id });
+  ctx.state.mutations.record(ctx.sql, { kind, namespace: collection.key, schema: 'nosql', id: row.id });
   ctx.state.cache.invalidate(collection.key);
   // Built from what was just written: no read-back statement is needed.
   const record = toRecord(row, selectionOf(meta.return, undefined, ['__meta__', 'return']));

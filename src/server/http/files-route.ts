@@ -5,15 +5,20 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { authorizeFile } from '../files/file-access.ts';
 import { contentDisposition, parseRange } from '../files/file-headers.ts';
-import { credentialsOf, errorBody } from './jql-route.ts';
+import { sendFailure } from './error-reply.ts';
+import { credentialsOf } from './request-input.ts';
 
-export function registerFileRoute(app: FastifyInstance, state: ServerState): void {
-  app.get(`${state.basePath}/jql/files/:id`, async (request, reply) => {
+export interface FileRouteOptions {
+  state: ServerState;
+}
+
+export const fileRoute: FastifyPluginAsync<FileRouteOptions> = async (app, { state }) => {
+  app.get('/jql/files/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const query = request.query as Record<string, unknown>;
     // Neither a file's bytes nor its signed URL belong in a shared cache or a Referer header.
@@ -22,7 +27,7 @@ export function registerFileRoute(app: FastifyInstance, state: ServerState): voi
     try {
       row = await authorizeFile(state, { id, expires: query.expires, signature: query.signature, credentials: credentialsOf(request) });
     } catch (error) {
-      if (error instanceof JqlFailure) return sendError(reply, error);
+      if (error instanceof JqlFailure) return sendFailure(reply, error);
       throw error;
     }
     const path = state.fileStore.blobPath(row.sha256);
@@ -30,7 +35,7 @@ export function registerFileRoute(app: FastifyInstance, state: ServerState): voi
       (info) => info.size,
       () => null,
     );
-    if (size === null) return sendError(reply, new JqlFailure([jqlError('not_found', 'The bytes of this file are missing from the store')]));
+    if (size === null) return sendFailure(reply, new JqlFailure([jqlError('not_found', 'The bytes of this file are missing from the store')]));
     reply
       .header('content-type', row.content_type)
       .header('content-disposition', contentDisposition(row.name, row.content_type))
@@ -50,13 +55,9 @@ export function registerFileRoute(app: FastifyInstance, state: ServerState): voi
     reply.code(200).header('content-length', size);
     return reply.send(createReadStream(path));
   });
-}
+};
 
 /** A request URL as the log may show it: no query string (signatures, tokens) and no file id. */
 export function loggableUrl(url: string): string {
   return (url.split('?')[0] as string).replace(/\/jql\/files\/[^/]+/, '/jql/files/:id');
-}
-
-function sendError(reply: FastifyReply, failure: JqlFailure): FastifyReply {
-  return reply.code(failure.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, 'standard')));
 }

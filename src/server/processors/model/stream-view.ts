@@ -5,44 +5,45 @@
  * serialized by the model processor's own `toRecords`, so nested selections, file URLs and the
  * subscriber's access to nested models behave as in a retrieve.
  */
-import type { JsonValue } from '../../shared/protocol.ts';
-import type { RequestContext, Scopes } from '../context.ts';
-import type { Row, SqlParam } from '../db/sql-session.ts';
-import { checkNestedAccess, toRecords } from '../processors/model/records.ts';
-import { compileWhere } from '../processors/model/where.ts';
-import { JoinSet } from '../query/joins.ts';
-import { mapKeys, snakePath, snakeSelection } from '../query/normalize.ts';
-import { quote } from '../query/paths.ts';
-import { buildSelection } from '../query/selection.ts';
-import type { FieldDef, ModelDef } from '../workspace/types.ts';
-import { snapshotFields, sqlValueOf } from './snapshot.ts';
-import { SNAPSHOT, type RecordView, type ViewInput } from './views.ts';
+import type { JsonValue } from '../../../shared/protocol.ts';
+import type { Scopes } from '../../context.ts';
+import type { Row, SqlParam } from '../../db/sql-session.ts';
+import { JoinSet } from '../../query/joins.ts';
+import { mapKeys, snakePath, snakeSelection } from '../../query/normalize.ts';
+import { quote } from '../../query/paths.ts';
+import { buildSelection } from '../../query/selection.ts';
+import { snapshotFields, sqlValueOf } from '../../streams/snapshot.ts';
+import { SNAPSHOT, type RecordView, type Subscriber, type ViewInput } from '../../streams/views.ts';
+import type { FieldDef, ModelDef } from '../../workspace/types.ts';
+import { checkNestedAccess, toRecords } from './records.ts';
+import { compileWhere } from './where.ts';
 
-export function modelView(ctx: RequestContext, model: ModelDef, scopes: Scopes, input: ViewInput): RecordView {
+export function modelStreamView(subscriber: Subscriber, model: ModelDef, scopes: Scopes, input: ViewInput): RecordView {
+  const ctx = subscriber;
   const selection = buildSelection(ctx.state.ws, model, input.fields ? snakeSelection(input.fields) : null, ['fields']);
   checkNestedAccess(ctx, selection, ['fields']);
   const filter = input.filter ? mapKeys(input.filter, snakePath) : undefined;
   const columns = snapshotFields(model);
   const match = compileMatch(ctx, model, columns, filter, scopes);
   return {
-    render(event) {
+    render(event, sql) {
       const snapshot = event.row;
       if (!snapshot) return null;
       if (match) {
         const params: SqlParam[] = [...columns.map((field) => sqlValueOf(snapshot[field.column])), ...match.params];
-        if (!ctx.sql.get(match.sql, params)) return null;
+        if (!sql.get(match.sql, params)) return null;
       }
       if (event.event === 'deleted') return { id: event.recordId };
       const row: Row = {};
       for (const field of columns) row[field.column] = sqlValueOf(snapshot[field.column]);
-      return (toRecords(ctx, selection, [row])[0] as JsonValue | undefined) ?? null;
+      return (toRecords({ ...subscriber, sql }, selection, [row])[0] as JsonValue | undefined) ?? null;
     },
   };
 }
 
 /** `WITH jql_snapshot(cols) AS (SELECT ?, ...) SELECT 1 FROM jql_snapshot AS t0 [joins] WHERE ...`; null when nothing restricts. */
 function compileMatch(
-  ctx: RequestContext,
+  ctx: Subscriber,
   model: ModelDef,
   columns: FieldDef[],
   filter: Record<string, JsonValue> | undefined,

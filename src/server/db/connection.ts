@@ -1,0 +1,27 @@
+/**
+ * The only module that opens better-sqlite3 (a lint rule keeps it so): the writer, in WAL mode so a
+ * reader never waits on it, and read-only connections that see committed snapshots only.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+
+export type Sqlite = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
+
+export function openWriter(file: string): Sqlite {
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/**
+ * A connection that can only read. In WAL mode each statement it runs sees the database as of the
+ * last commit: never a write of a transaction that is still open on the writer.
+ */
+export function openReader(file: string): Sqlite {
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}

@@ -1,0 +1,37 @@
+/**
+ * What a JQL route reads from the HTTP request besides the body: the query-string options
+ * (`query_info_level`, `envelope`, PROTOCOL.md 3.3 and 8) and the presented credentials.
+ */
+import type { FastifyRequest } from 'fastify';
+import { SESSION_COOKIE } from '../auth/cookies.ts';
+import type { Credentials } from '../auth/identify.ts';
+import { JqlFailure, jqlError } from '../errors.ts';
+import type { EnvelopeShape } from '../query/envelope.ts';
+
+export interface QueryOptions {
+  infoLevel: 0 | 1 | 2;
+  shape: EnvelopeShape;
+}
+
+export function readQueryOptions(request: FastifyRequest): QueryOptions | JqlFailure {
+  const query = request.query as Record<string, string | string[] | undefined>;
+  const raw = query.query_info_level ?? query.db_query_info_level;
+  let infoLevel: 0 | 1 | 2 = 0;
+  if (raw !== undefined) {
+    if (raw !== '1' && raw !== '2') return new JqlFailure([jqlError('invalid_request', 'query_info_level must be 1 or 2')]);
+    infoLevel = raw === '1' ? 1 : 2;
+  }
+  const envelope = query.envelope;
+  if (envelope !== undefined && envelope !== 'flat') return new JqlFailure([jqlError('invalid_request', 'envelope must be "flat"')]);
+  return { infoLevel, shape: envelope === 'flat' ? 'flat' : 'standard' };
+}
+
+/** The Bearer header and the session cookie (and on the stream route, `?token=`). */
+export function credentialsOf(request: FastifyRequest, withQueryToken = false): Credentials {
+  const credentials: Credentials = { authorization: request.headers.authorization, cookie: request.cookies?.[SESSION_COOKIE] };
+  if (withQueryToken) {
+    const token = (request.query as Record<string, unknown>).token;
+    if (typeof token === 'string') credentials.queryToken = token;
+  }
+  return credentials;
+}
