@@ -3,7 +3,8 @@
  * `npm start`: builds and opens the desktop app. Where Electron cannot start (no Electron binary,
  * which cannot be downloaded on every machine, or no display), it says so in one sentence and opens
  * browser mode instead: it builds the console and runs `jql-console serve --local-admin` on the demo
- * workspace (or the options given: `npm start -- --port 9000 --workspace ws.json`).
+ * workspace with the collection folders under examples/ (or the options given:
+ * `npm start -- --port 9000 --workspace ws.json --collections ../qa`).
  * `npm start -- --browser` asks for browser mode outright. Problems are reported in one line.
  */
 import { spawn } from 'node:child_process';
@@ -65,9 +66,15 @@ async function startElectron(binary) {
   return new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 0)));
 }
 
+/** `serve` as local admin, with the example collection folders unless the user named another folder. */
+export function browserServeArgs(serveArgs) {
+  const collections = serveArgs.some((a) => a === '--collections' || a.startsWith('--collections=')) ? [] : ['--collections', join(root, 'examples')];
+  return ['serve', '--local-admin', ...collections, ...serveArgs];
+}
+
 async function startBrowserMode(serveArgs) {
   if (!(await build())) return 1;
-  const child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), 'serve', '--local-admin', ...serveArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), ...browserServeArgs(serveArgs)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   forwardSignals(child);
   let buffered = '';
   child.stdout.on('data', (chunk) => {

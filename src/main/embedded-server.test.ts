@@ -57,4 +57,17 @@ describe('EmbeddedServer', () => {
     expect(dataDirFor('/u', '/a.json')).toBe(dataDirFor('/u', '/a.json'));
     expect(dataDirFor('/u', null)).toBe(join('/u', 'servers', 'demo'));
   });
+
+  it('serves the collection folder read at each start, so a newly chosen one is served after restart()', async () => {
+    const start = vi.fn<StartServerFn>(async () => ({ url: 'http://127.0.0.1:4567', close: async () => {} }));
+    let folder = '/u/collections';
+    const server = new EmbeddedServer({ start, userDataDir: '/u', onStatus: () => {}, collections: () => folder });
+    await server.open('/ws/a.json');
+    folder = '/repo/qa-collections';
+    await server.restart();
+    expect(start.mock.calls.map(([o]) => [o.workspace, o.collections])).toEqual([
+      ['/ws/a.json', '/u/collections'],
+      ['/ws/a.json', '/repo/qa-collections'],
+    ]);
+  });
 });

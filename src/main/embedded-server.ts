@@ -20,6 +20,8 @@ export interface EmbeddedStartOptions {
   host: string;
   port: number;
   localAdmin: boolean;
+  /** The collection folder the Saved view reads and edits through the server (docs/collections.md). */
+  collections?: string;
 }
 
 export type StartServerFn = (options: EmbeddedStartOptions) => Promise<StartedServer>;
@@ -31,14 +33,22 @@ export function dataDirFor(userDataDir: string, workspace: string | null): strin
   return join(userDataDir, 'servers', digest);
 }
 
+export interface EmbeddedServerDeps {
+  start: StartServerFn;
+  userDataDir: string;
+  onStatus: (status: EmbeddedServerStatus) => void;
+  /** Read at every start, so a newly chosen collection folder is served after a restart. */
+  collections?: () => string;
+}
+
 export class EmbeddedServer {
   private running: StartedServer | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private current: EmbeddedServerStatus = { state: 'starting', workspace: null };
 
-  private deps: { start: StartServerFn; userDataDir: string; onStatus: (status: EmbeddedServerStatus) => void };
+  private deps: EmbeddedServerDeps;
 
-  constructor(deps: { start: StartServerFn; userDataDir: string; onStatus: (status: EmbeddedServerStatus) => void }) {
+  constructor(deps: EmbeddedServerDeps) {
     this.deps = deps;
   }
 
@@ -58,6 +68,7 @@ export class EmbeddedServer {
           host: '127.0.0.1',
           port: 0,
           localAdmin: true,
+          ...(this.deps.collections ? { collections: this.deps.collections() } : {}),
         });
         this.running = server;
         this.report({ state: 'running', url: server.url, workspace, ...(server.localAdminToken ? { localAdminToken: server.localAdminToken } : {}) });
@@ -66,6 +77,11 @@ export class EmbeddedServer {
       }
       return this.current;
     });
+  }
+
+  /** Starts the server again on the same workspace (after the collection folder changed). */
+  restart(): Promise<EmbeddedServerStatus> {
+    return this.open(this.current.workspace);
   }
 
   stop(): Promise<void> {

@@ -30,6 +30,7 @@ import { wsHandlers } from './ipc/ws-handlers.ts';
 import { buildMenuTemplate } from './menu.ts';
 import { installNavigationGuards } from './navigation-guard.ts';
 import { RecentWorkspaces } from './recent-workspaces.ts';
+import { CollectionFolder } from './collection-folder.ts';
 import { SecretStore } from './secret-store.ts';
 import { textFileAt } from './text-file.ts';
 import { UploadProxy, type OutgoingRequest } from './upload-proxy.ts';
@@ -103,9 +104,12 @@ const sockets = new WsProxy({
 let history: SqliteHistoryStore | null = null;
 let documents: SqliteDocumentStore | null = null;
 
+const collectionFolder = new CollectionFolder(textFileAt(join(userData, 'collection-folder.json')), userData);
+
 const embedded = new EmbeddedServer({
   start: startServer,
   userDataDir: userData,
+  collections: () => collectionFolder.current,
   onStatus: (status: EmbeddedServerStatus) => send('embedded:changed', status),
 });
 
@@ -120,6 +124,16 @@ async function openWorkspace(path: string | null): Promise<void> {
   }
   refreshMenu();
   send('workspace:recent-changed', recent.recent);
+}
+
+/** The Saved view reads collections through the embedded server, so a new folder means a restart. */
+async function openCollectionFolderDialog(): Promise<void> {
+  const options: Electron.OpenDialogOptions = { title: 'Open Collection Folder', properties: ['openDirectory', 'createDirectory'] };
+  const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+  const path = result.filePaths[0];
+  if (result.canceled || !path) return;
+  await collectionFolder.choose(path);
+  await embedded.restart();
 }
 
 async function openWorkspaceDialog(): Promise<void> {
@@ -141,6 +155,7 @@ function refreshMenu(): void {
       openRecent: (path) => void openWorkspace(path),
       openDemo: () => void openWorkspace(null),
       clearRecent: () => void recent.clear().then(refreshMenu),
+      openCollectionFolder: () => void openCollectionFolderDialog(),
     },
   );
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
@@ -220,6 +235,7 @@ void app.whenReady().then(async () => {
   });
 
   await recent.load();
+  await collectionFolder.load();
   refreshMenu();
   createWindow();
   await openWorkspace(recent.current);

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { MenuItemConstructorOptions } from 'electron';
 import { buildMenuTemplate, type MenuActions } from './menu.ts';
 
-const actions = (): MenuActions => ({ openWorkspace: vi.fn(), openRecent: vi.fn(), openDemo: vi.fn(), clearRecent: vi.fn() });
+const actions = (): MenuActions => ({ openWorkspace: vi.fn(), openRecent: vi.fn(), openDemo: vi.fn(), clearRecent: vi.fn(), openCollectionFolder: vi.fn() });
 const submenu = (item: MenuItemConstructorOptions | undefined) => item?.submenu as MenuItemConstructorOptions[];
 const click = (item: MenuItemConstructorOptions | undefined) => (item!.click as () => void)();
 
@@ -22,6 +22,8 @@ describe('buildMenuTemplate', () => {
     click(recent[0]);
     expect(a.openRecent).toHaveBeenCalledWith('/ws/a.json');
     expect(file.find((i) => i.label === 'Open Demo Workspace')?.checked).toBe(false);
+    click(file.find((i) => i.label === 'Open Collection Folder…'));
+    expect(a.openCollectionFolder).toHaveBeenCalled();
   });
 
   it('says when there is no recent workspace, and hides dev tools outside development', () => {

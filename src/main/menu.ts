@@ -1,6 +1,6 @@
 /**
  * The application menu as data (tested without Electron): File > Open Workspace…, Open Recent,
- * Open Demo Workspace; the standard Edit roles (Monaco needs them for copy/paste on macOS); View.
+ * Open Demo Workspace, Open Collection Folder…; the standard Edit roles (Monaco needs them for copy/paste on macOS); View.
  */
 import { basename } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
@@ -10,6 +10,8 @@ export interface MenuActions {
   openRecent(path: string): void;
   openDemo(): void;
   clearRecent(): void;
+  /** Pick the folder of collections the Saved view shows (docs/collections.md). */
+  openCollectionFolder(): void;
 }
 
 export interface MenuOptions {
@@ -42,6 +44,8 @@ export function buildMenuTemplate(options: MenuOptions, actions: MenuActions): M
       { label: 'Open Workspace…', accelerator: 'CmdOrCtrl+O', click: () => actions.openWorkspace() },
       { label: 'Open Recent', submenu: recentItems },
       { label: 'Open Demo Workspace', type: 'checkbox', checked: options.current === null, click: () => actions.openDemo() },
+      { type: 'separator' },
+      { label: 'Open Collection Folder…', click: () => actions.openCollectionFolder() },
       { type: 'separator' },
       options.isMac ? { role: 'close' } : { role: 'quit' },
     ],

@@ -63,8 +63,9 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, pollMs = 20
       <section className={styles.section} aria-label="Collection folders">
         <h3 className={panel.title}>Collection folders</h3>
         <p className={panel.hint}>
-          Collections kept as files next to your code open here when the console runs from <code>jql-console serve --local-admin --collections DIR</code> (
-          <code>npm start</code> serves <code>examples/</code>). In CI, run them with <code>npx jql-console run DIR</code>.
+          Collections kept as files next to your code open here: in the desktop app with File › Open Collection Folder…, in browser mode when the console runs
+          from <code>jql-console serve --local-admin --collections DIR</code> (<code>npm start</code> serves <code>examples/</code>). In CI, run them with{' '}
+          <code>npx jql-console run DIR</code>.
         </p>
       </section>
     );
