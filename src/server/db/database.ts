@@ -49,6 +49,16 @@ export class Database {
     return this.pending.length > 0;
   }
 
+  /**
+   * Whether work on `statements` runs inside the open write transaction, and so sees its uncommitted
+   * writes. The writer's statements are used only by the gate's holder, so this names exactly the
+   * work of that request; the read connection's never are (with ':memory:' both are one connection,
+   * and reads there do see an open transaction's writes, so the answer is true for them too).
+   */
+  inTransaction(statements: StatementCache): boolean {
+    return statements === this.writerStatements && this.pending.length > 0;
+  }
+
   /** Runs `fn` with statements of the read-only connection. */
   read<T>(fn: (statements: StatementCache) => T): T {
     return fn(this.readerStatements);

@@ -70,7 +70,7 @@ function fullSelection(model: ModelDef, omit: ReadonlySet<string>): Selection {
   return selection;
 }
 
-/** Every model a selection reads, for cache invalidation. */
+/** Every model a selection reads: what a cached answer depends on. */
 export function modelsOf(selection: Selection, into: Set<string> = new Set()): Set<string> {
   into.add(selection.model.key);
   for (const ref of selection.refs) modelsOf(ref.selection, into);

@@ -347,20 +347,3 @@ describe('cache and draw', () => {
     expect(hit.body.__extras__).toMatchObject({ cached: true, draw: 2 });
   });
 });
-
-describe('cache and protected files', () => {
-  it('never caches an answer holding protected file URLs (their signatures expire)', async () => {
-    const demo = await testApp();
-    try {
-      const query = { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', cache: { enabled: true }, limit: 2 }, title: null, attachment: null };
-      await demo.post(query);
-      const second = await demo.post(query);
-      expect(second.body.__extras__.cached).toBe(false);
-      const plain = { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', cache: { enabled: true }, limit: 2 }, title: null };
-      await demo.post(plain);
-      expect((await demo.post(plain)).body.__extras__.cached).toBe(true);
-    } finally {
-      await demo.close();
-    }
-  });
-});

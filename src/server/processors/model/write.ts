@@ -62,14 +62,12 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
 }
 
 async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
   const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
   checkNestedAccess(ctx, selection, ['__meta__', 'return']);
   const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null);
