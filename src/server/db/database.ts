@@ -44,6 +44,11 @@ export class Database {
     this.readerStatements = file === ':memory:' ? this.writerStatements : new StatementCache(this.reader);
   }
 
+  /** Writes running or waiting for the gate (diagnostics, and tests that must know one is queued). */
+  get writes(): number {
+    return this.gate.size;
+  }
+
   /** Whether a write transaction is open (its work may be awaiting something right now). */
   get inWrite(): boolean {
     return this.pending.length > 0;
