@@ -4,7 +4,7 @@
  * No NOT NULL or CHECK constraints: the model processor validates, and creates must keep working
  * after a field is removed from the workspace (its column stays).
  */
-import type { FieldType, JsonValue } from '../../shared/protocol.ts';
+import type { FieldType } from '../../shared/protocol.ts';
 import type { FieldDef, ModelDef } from './types.ts';
 
 export type ColumnSqlType = 'TEXT' | 'INTEGER' | 'REAL';
@@ -33,14 +33,6 @@ export function columnSqlType(type: FieldType): ColumnSqlType {
     case 'file':
       return 'TEXT';
   }
-}
-
-/** How a value of a field type is stored: booleans as 0/1, json as JSON text, the rest as is. */
-export function storageValue(type: FieldType, value: JsonValue): string | number | null {
-  if (value === null) return null;
-  if (type === 'boolean') return value ? 1 : 0;
-  if (type === 'json' || typeof value === 'object') return JSON.stringify(value);
-  return value as string | number;
 }
 
 /** `"title" TEXT`, or for a ref `"assignee" INTEGER REFERENCES "system.User"(id) ON DELETE SET NULL`. */

@@ -8,8 +8,8 @@ import { fail, invalidRequest } from '../../errors.ts';
 import { JoinSet } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { resolvePath } from '../../query/paths.ts';
+import { fromStored } from '../../workspace/field-codec.ts';
 import type { ModelDef } from '../../workspace/types.ts';
-import { fromSql } from './records.ts';
 import { compileWhere } from './where.ts';
 
 const NUMERIC = new Set(['integer', 'number', 'ref']);
@@ -47,7 +47,7 @@ export function groupBy(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, 
   const filtered = ctx.sql.get(`SELECT count(*) AS n FROM (SELECT 1 ${joins.from()} ${where.sql} GROUP BY ${groupSql})`, where.params)?.n as number;
   const payload = rows.map((row) => {
     const record: JsonObject = {};
-    for (const group of groups) record[group.path] = fromSql(group.resolved.field, row[group.alias]);
+    for (const group of groups) record[group.path] = fromStored(group.resolved.field.type, row[group.alias]);
     record.count = row.c as number;
     for (const aggregate of aggregates) record[aggregate.name] = (row[aggregate.alias] as number | null) ?? null;
     return record;
