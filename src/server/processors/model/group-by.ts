@@ -69,5 +69,9 @@ function groupOrdering(
     if (!alias) fail('unknown_field', `A grouped retrieve orders by grouped fields, count or aggregate names; "${name}" is none of them`, { field: name, path: ['ordering', index] });
     return `${alias} ${descending ? 'DESC' : 'ASC'}`;
   });
+  // Groups that tie on the ordering (the same count) are then ordered by their keys, as records are by
+  // id, so that pages of groups are stable.
+  const used = new Set(terms.map((term) => term.split(' ')[0]));
+  for (const group of groups) if (!used.has(group.alias)) terms.push(`${group.alias} ASC`);
   return `ORDER BY ${terms.join(', ')}`;
 }
