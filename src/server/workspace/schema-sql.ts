@@ -56,7 +56,10 @@ export interface IndexSpec {
   columns: string[];
 }
 
-/** Unique fields get a unique index; ref fields and `indexes` entries get a plain one. */
+/**
+ * Unique fields get a unique index; ref fields, file fields (a download looks up the records holding
+ * a file by its id) and `indexes` entries get a plain one.
+ */
 export function wantedIndexes(model: ModelDef): IndexSpec[] {
   const wanted = new Map<string, IndexSpec>();
   const add = (unique: boolean, columns: string[]): void => {
@@ -64,7 +67,7 @@ export function wantedIndexes(model: ModelDef): IndexSpec[] {
     if (!wanted.has(name)) wanted.set(name, { name, unique, columns });
   };
   for (const field of model.fields.values()) if (field.unique) add(true, [field.column]);
-  for (const field of model.fields.values()) if (field.type === 'ref' && !field.unique) add(false, [field.column]);
+  for (const field of model.fields.values()) if ((field.type === 'ref' || field.type === 'file') && !field.unique) add(false, [field.column]);
   for (const names of model.indexes) add(false, names.map((name) => model.fields.get(name)?.column ?? name));
   return [...wanted.values()];
 }
