@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveWorkspace } from '../workspace/resolve.ts';
 import { JqlFailure } from '../errors.ts';
-import { compileConditions, escapeGlob, escapeLike, lookupsFor } from './filter.ts';
+import { compileConditions, lookupsFor } from './filter.ts';
 import { JoinSet } from './joins.ts';
 import { compileOrdering } from './ordering.ts';
 import { resolvePath } from './paths.ts';
@@ -87,11 +87,6 @@ describe('compileConditions', () => {
     expect(lookupsFor(book.fields.get('title')!)).toContain('icontains');
     expect(lookupsFor(book.fields.get('pages')!)).not.toContain('contains');
     expect(lookupsFor(book.fields.get('tags')!)).toEqual(['exact', 'isnull']);
-  });
-
-  it('escapes LIKE and GLOB wildcards', () => {
-    expect(escapeLike('a%b_c\\')).toBe('a\\%b\\_c\\\\');
-    expect(escapeGlob('*?[')).toBe('[*][?][[]');
   });
 });
 
