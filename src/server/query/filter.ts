@@ -7,8 +7,7 @@ import type { FilterLookup, JsonValue } from '../../shared/protocol.ts';
 import { fail, type ErrorPath } from '../errors.ts';
 import type { SqlParam } from '../db/sql-session.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
-import type { JoinSet } from './joins.ts';
-import { resolvePath } from './paths.ts';
+import { resolvePath, type ColumnSource } from './paths.ts';
 import { TEXT_LOOKUPS, textMatch } from './text-match.ts';
 
 export interface Conditions {
@@ -44,7 +43,7 @@ export function compileConditions(
   ws: Workspace,
   model: ModelDef,
   entries: Record<string, JsonValue>,
-  joins: JoinSet,
+  columns: ColumnSource,
   section: string,
 ): Conditions {
   const out: Conditions = { sql: [], params: [] };
@@ -55,7 +54,7 @@ export function compileConditions(
     if (!lookupsOfType(resolved.field.type).has(lookup)) {
       fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
     }
-    const column = joins.column(resolved);
+    const column = columns.column(resolved, { field: key, path });
     out.sql.push(condition(column, resolved.field, lookup, value, path, key, out.params));
   }
   return out;
