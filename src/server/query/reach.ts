@@ -1,8 +1,9 @@
 /**
  * The models a query touches (PROTOCOL.md 2.2, 5): its root model, every model a path of `filter`,
- * `exclude`, `ordering`, `groupBy` or an aggregate enters through a reference (query/joins.ts), and
- * every model a nested selection reads (query/selection.ts). One set per query, filled as the query
- * is compiled, read by the permission check (here) and by the cache (an answer depends on all of them).
+ * `exclude`, `ordering`, `groupBy` or an aggregate enters through a reference (query/joins.ts), every
+ * model a nested selection reads (query/selection.ts), and system.User when a row scope bound to the
+ * caller applies. One set per query, filled as the query is compiled, read by the permission check
+ * (here) and by the cache: a change to any of these models invalidates the answer.
  *
  * Entering a model is where the caller's `retrieve` on it is checked, whichever clause enters it: a
  * selection and a join use this one rule, so a model nobody may select cannot be grouped, filtered or
@@ -10,6 +11,7 @@
  */
 import type { AccessControl, AuthUser, Scopes, ServerState } from '../context.ts';
 import { fail, type ErrorPath } from '../errors.ts';
+import { SYSTEM_USER_KEY } from '../workspace/system-user.ts';
 import type { ModelDef } from '../workspace/types.ts';
 
 /** Who reads: a request, or a stream subscriber. */
@@ -25,6 +27,14 @@ export interface PathSite {
   path: ErrorPath;
 }
 
+/**
+ * The models a row scope reads besides its own: a scope applied to a signed-in caller may be bound to
+ * the caller's row (`$user.username`), so renaming the user changes which rows it reaches.
+ */
+export function scopeReads(reader: Reader, scopes: Scopes): readonly string[] {
+  return scopes !== null && reader.user !== null ? [SYSTEM_USER_KEY] : [];
+}
+
 /** May `reader` read `model`, and which rows of it: the rule for every model a query enters. */
 export function readGrant(reader: Reader, model: ModelDef): { allowed: boolean; scopes: Scopes } {
   return reader.state.access.allows(model.permissions, 'retrieve', reader.user);
@@ -37,10 +47,12 @@ export class ModelReach {
   /** Row scopes of each entered model (null: every row), so each is checked once per query. */
   private readonly grants = new Map<string, Scopes>();
 
-  constructor(reader: Reader, root: ModelDef) {
+  /** `rootScopes`: the caller's row scopes of the root for the query's intent. */
+  constructor(reader: Reader, root: ModelDef, rootScopes: Scopes = null) {
     this.reader = reader;
     this.root = root;
     this.touched.add(root.key);
+    for (const key of scopeReads(reader, rootScopes)) this.touched.add(key);
   }
 
   /** Every model the query touches, its root first. */
@@ -66,6 +78,7 @@ export class ModelReach {
     }
     this.grants.set(model.key, grant.scopes);
     this.touched.add(model.key);
+    for (const key of scopeReads(this.reader, grant.scopes)) this.touched.add(key);
     return grant.scopes;
   }
 }

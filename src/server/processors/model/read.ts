@@ -33,7 +33,7 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
   let output: ProcessorOutput;
   // Every model the answer depends on (selection, filter, exclude, ordering, grouping, aggregates):
   // each was entered with the caller's permission, and a change to any of them invalidates the entry.
-  const reach = new ModelReach(ctx, model);
+  const reach = new ModelReach(ctx, model, scopes);
   // Signed URLs expire: an answer holding protected files is never served from the cache.
   let cacheable = true;
   if (meta.groupBy) {
@@ -77,7 +77,7 @@ export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMe
 
 export function count(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const joins = new JoinSet(new ModelReach(ctx, model));
+  const joins = new JoinSet(new ModelReach(ctx, model, scopes));
   const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
   const from = joins.from();
   const n = ctx.sql.get(`SELECT count(*) AS n ${from.sql} ${where.sql}`, [...from.params, ...where.params])?.n as number;
@@ -98,7 +98,7 @@ export function readOne(
   selectionPath: ErrorPath = [],
 ): JsonObject {
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
-  const reach = new ModelReach(ctx, model);
+  const reach = new ModelReach(ctx, model, scopes);
   enterSelection(reach, selection, selectionPath);
   const id = plainId(meta, scopes);
   let rows: Row[];

@@ -107,7 +107,7 @@ function readNested(
   // rule, read again here for the rows of it the caller may see.
   const grant = readGrant(ctx, selection.model);
   if (!grant.allowed) return { rows: [], records: [] };
-  const joins = new JoinSet(new ModelReach(ctx, selection.model));
+  const joins = new JoinSet(new ModelReach(ctx, selection.model, grant.scopes));
   const where = compileWhere(ws, selection.model, { scopes: grant.scopes }, joins);
   const keyCondition = `t0.${quote(keyColumn)} IN (SELECT value FROM json_each(?))`;
   const whereSql = where.sql === '' ? `WHERE ${keyCondition}` : `${where.sql} AND ${keyCondition}`;

@@ -24,7 +24,7 @@ export function modelStreamView(subscriber: Subscriber, model: ModelDef, scopes:
   const selection = buildSelection(ctx.state.ws, model, input.fields ? snakeSelection(input.fields) : null, ['fields']);
   // The same checks as a retrieve's, when subscribing: a model the fields or the filter reach that the
   // subscriber may not read refuses the subscription; joined rows stay within the subscriber's scopes.
-  const reach = new ModelReach(ctx, model);
+  const reach = new ModelReach(ctx, model, scopes);
   enterSelection(reach, selection, ['fields']);
   const filter = input.filter ? mapKeys(input.filter, snakePath) : undefined;
   const columns = snapshotFields(model);
