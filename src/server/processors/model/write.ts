@@ -12,7 +12,6 @@ import { buildSelection } from '../../query/selection.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
-import { checkNestedAccess } from './records.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
 export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
@@ -69,8 +68,7 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
 async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
   const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
-  checkNestedAccess(ctx, selection, ['__meta__', 'return']);
-  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null);
+  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null, ['__meta__', 'return']);
   await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
   return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${model.key} ${id}`, extras: {} };
 }
