@@ -62,7 +62,7 @@ type Step =
   | { kind: 'createTeam'; name: number }
   | { kind: 'renameTeam'; pick: number; name: number }
   | { kind: 'deleteTeam'; pick: number }
-  | { kind: 'roles'; roles: string[] }
+  | { kind: 'roles'; roles: readonly string[] }
   | { kind: 'atomic'; fails: boolean; read: number; n: number; write: number };
 
 const who = fc.constantFrom<Who>('root', 'ann', 'bob');
