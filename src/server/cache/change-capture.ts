@@ -43,11 +43,13 @@ function createTriggers(db: Sqlite, table: string, notes: (row: 'NEW' | 'OLD') =
     ['DELETE', 'OLD'],
   ] as const) {
     const name = quote(`jql_cache_${event.toLowerCase()}(${table})`);
-    const values = notes(row)
-      .map((note) => `(${note})`)
-      .join(', ');
+    // A guard, not OR IGNORE: the statement that fires a trigger imposes its own conflict policy on
+    // the trigger's statements (a foreign key's SET NULL rewriting two rows would abort the delete).
+    const inserts = notes(row)
+      .map((note) => `INSERT INTO ${CHANGED} (name) SELECT ${note} WHERE NOT EXISTS (SELECT 1 FROM ${CHANGED} WHERE name = ${note});`)
+      .join(' ');
     db.exec(`DROP TRIGGER IF EXISTS temp.${name}`);
-    db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${event} ON main.${quote(table)} BEGIN INSERT OR IGNORE INTO ${CHANGED} (name) VALUES ${values}; END`);
+    db.exec(`CREATE TEMP TRIGGER ${name} AFTER ${event} ON main.${quote(table)} BEGIN ${inserts} END`);
   }
 }
 
