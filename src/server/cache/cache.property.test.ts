@@ -1,6 +1,7 @@
 // Property: a retrieve with `cache.enabled` answers exactly what the same retrieve without the cache
 // answers, whatever ran before it: random interleavings of cached reads, writes (of the read model
-// and of models it reaches through references and reverse relations), deletes that rewrite rows
+// and of models it reaches through nested selections, reverse relations, and filters, exclusions,
+// orderings and groupings through references), deletes that rewrite rows
 // through ON DELETE SET NULL, role changes of the reader, and atomic multi-queries that commit or
 // roll back with cached reads inside them (PROTOCOL.md 2.3, 7).
 import fc from 'fast-check';
@@ -50,6 +51,10 @@ const READS: Array<(n: number) => Query> = [
   () => player({ intent: 'retrieve', groupBy: { by: ['team'], aggregates: { best: { max: 'score' } } }, ordering: ['-count'] }),
   (n) => player({ intent: 'retrieve', filter: { joined__gte: `2030-01-0${1 + (n % 3)}T10:00:00+02:00` }, ordering: ['joined'] }, { name: null, joined: null }),
   (n) => player({ intent: 'retrieve', offset: n % 4, limit: 3, ordering: ['team', 'name'] }, { name: null, team: null, owner: null }),
+  // Through a reference without selecting it: only the filter, ordering or grouping reaches Team.
+  (n) => player({ intent: 'retrieve', filter: { 'team.name__startswith': `t${n % 3}` }, ordering: ['-team.city', 'name'] }, { name: null }),
+  () => player({ intent: 'retrieve', groupBy: ['team.name'], ordering: ['team.name'] }),
+  (n) => player({ intent: 'retrieve', exclude: { team__city: `city-${n}` }, ordering: ['name'] }, { name: null }),
 ];
 
 type Who = 'root' | 'ann' | 'bob';
