@@ -8,7 +8,7 @@ import type { CookieChange, RequestContext, ServerState, UploadedFile } from '..
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { JqlFailure, statusOf } from '../errors.ts';
-import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
+import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
 import { mayWrite } from './processors.ts';
@@ -81,7 +81,7 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     }
   } catch (error) {
     const errors = errorsOf(error, false, { log });
-    outcome = { payload: null, message: null, extras: null, errors, system: null, intent: null };
+    outcome = failedOutcome(errors);
     status = statusOf(errors);
   }
   if (input.infoLevel !== 0) outcome.system = systemInfo(sessions, started, input.infoLevel);

@@ -1,16 +1,13 @@
 /**
- * The JSON error reply, written once for every route (PROTOCOL.md 3.2): the envelope of the asked
- * shape with `__errors__` and the status of the first error's code.
+ * The JSON error reply of every route (PROTOCOL.md 3.2): the envelope of the asked shape with
+ * `__errors__` (rendered by query/envelope.ts, as every answer is) and the status of the first
+ * error's code. Routes refuse through sendFailure, or throw a JqlFailure to the app's error handler,
+ * which calls it.
  */
 import type { FastifyReply } from 'fastify';
 import type { JqlFailure } from '../errors.ts';
-import type { EnvelopeShape } from '../query/envelope.ts';
-
-export function errorBody(failure: JqlFailure, shape: EnvelopeShape): unknown {
-  if (shape === 'flat') return { status: 'ERROR', data: null, errors: failure.errors, il8n: 'en', extras: null, system_info: null, intent: null, message: null };
-  return { __payload__: null, __message__: null, __extras__: null, __errors__: failure.errors, __system__: null, __intent__: null };
-}
+import { failedOutcome, render, type EnvelopeShape } from '../query/envelope.ts';
 
 export function sendFailure(reply: FastifyReply, failure: JqlFailure, shape: EnvelopeShape = 'standard'): FastifyReply {
-  return reply.code(failure.status).type('application/json; charset=utf-8').send(JSON.stringify(errorBody(failure, shape)));
+  return reply.code(failure.status).type('application/json; charset=utf-8').send(JSON.stringify(render(failedOutcome(failure.errors), shape, false)));
 }
