@@ -24,6 +24,23 @@ const notNode = { group: ['node:*', 'better-sqlite3', 'fastify', '@fastify/*', '
 // write() and afterCommit() of src/server/db/database.ts.
 const notSqlite = { group: ['better-sqlite3'], message: 'Only src/server/db/connection.ts imports better-sqlite3: use read()/write() of src/server/db/database.ts (main: openDatabase from server/index.ts).' };
 
+// One rule, one place (docs/architecture.md): the server writes each of these in one module, and a
+// second copy fails lint. An envelope's keys are written by query/envelope.ts only (the JSON error
+// reply included); text is matched in SQL (LIKE, GLOB) by query/text-match.ts only.
+const oneEnvelope = [
+  { selector: 'Property[key.name=/^(__errors__|system_info)$/]', message: 'Envelopes are written by src/server/query/envelope.ts (render, failedOutcome); a refusal goes through sendFailure of http/error-reply.ts.' },
+  { selector: 'Property[key.value=/^(__errors__|system_info)$/]', message: 'Envelopes are written by src/server/query/envelope.ts (render, failedOutcome); a refusal goes through sendFailure of http/error-reply.ts.' },
+];
+const oneTextMatch = [
+  { selector: 'Literal[value=/\\b(LIKE|GLOB)\\b/]', message: 'Text is matched by textMatch() of src/server/query/text-match.ts, for every processor.' },
+  { selector: 'TemplateElement[value.raw=/\\b(LIKE|GLOB)\\b/]', message: 'Text is matched by textMatch() of src/server/query/text-match.ts, for every processor.' },
+];
+const oneRule = (files, restrictions) => ({
+  files,
+  ignores: ['**/*.test.ts', 'src/server/testing/**'],
+  rules: { 'no-restricted-syntax': ['error', ...restrictions] },
+});
+
 /** One entry per folder of src/renderer/features: the map is read from the file system. */
 function featureIsolation() {
   const root = 'src/renderer/features';
@@ -93,6 +110,9 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [notServer, notMain, notElectron, notNode] }],
     },
   },
+  oneRule(['src/server/**/*.ts'], [...oneEnvelope, ...oneTextMatch]),
+  oneRule(['src/server/query/envelope.ts'], oneTextMatch),
+  oneRule(['src/server/query/text-match.ts'], oneEnvelope),
   // Renderer: a feature never imports another feature, nor app/ (which composes the features);
   // shared code lives in state/, transport/, response/, monaco/ and components/ (STYLE.md).
   ...featureIsolation(),

@@ -58,6 +58,7 @@ function planFor(model: ModelDef): FtsPlan | null {
 export function ensureSearchIndexes(db: Sqlite, ws: Workspace): string[] {
   const rebuilt: string[] = [];
   const existing = new Map(
+    // eslint-disable-next-line no-restricted-syntax -- the index objects by name prefix: a schema lookup, no request text
     (db.prepare("SELECT name, sql FROM sqlite_master WHERE name LIKE 'jql\\_fts%' ESCAPE '\\'").all() as Array<{ name: string; sql: string | null }>).map(
       (row) => [row.name, row.sql],
     ),
