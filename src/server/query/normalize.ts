@@ -2,18 +2,38 @@
  * camelCase -> snake_case normalization of keys (PROTOCOL.md 2). Only keys that name fields or
  * `__meta__` options are rewritten; values, and the content of `json` fields, never are.
  */
+import { LRUCache } from 'lru-cache';
 import type { JsonValue } from '../../shared/protocol.ts';
 
-const cache = new Map<string, string>();
+/**
+ * Keys normalized before: requests name the same few keys again and again. The keys are request
+ * text, so the cache is bounded by the characters it holds (not by a count, which long keys would
+ * turn into megabytes each) and forgets the least recently used, so keys in use stay cached after a
+ * flood of one-off keys.
+ */
+const MAX_CACHED_CHARS = 1024 * 1024;
+/** A key longer than a field name is worth caching is normalized each time. */
+const MAX_CACHED_KEY_CHARS = 256;
+const snakeKeys = new LRUCache<string, string>({
+  maxSize: MAX_CACHED_CHARS,
+  maxEntrySize: MAX_CACHED_KEY_CHARS * 2,
+  sizeCalculation: (snake, key) => key.length + snake.length,
+});
 
 /** `firstName` -> `first_name`, `uniqueObject` -> `unique_object`; snake_case passes through. */
 export function snakeKey(key: string): string {
-  let snake = cache.get(key);
+  if (!/[A-Z]/.test(key)) return key;
+  let snake = snakeKeys.get(key);
   if (snake === undefined) {
-    snake = /[A-Z]/.test(key) ? key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase() : key;
-    if (cache.size < 10_000) cache.set(key, snake);
+    snake = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/([A-Z])([A-Z][a-z])/g, '$1_$2').toLowerCase();
+    snakeKeys.set(key, snake);
   }
   return snake;
+}
+
+/** The characters the key cache holds (its bound is MAX_CACHED_CHARS). */
+export function cachedKeyChars(): number {
+  return snakeKeys.calculatedSize;
 }
 
 /** A field path with an optional lookup and `-` prefix: each segment is normalized, separators kept. */

@@ -2,6 +2,7 @@
  * Resolves field paths (`assignee.username__icontains`) against the workspace. Every name that later
  * reaches SQL comes out of here as a workspace `FieldDef`, never as request text.
  */
+import { LRUCache } from 'lru-cache';
 import { FILTER_LOOKUPS, type FilterLookup } from '../../shared/protocol.ts';
 import { fail, type ErrorPath } from '../errors.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
@@ -58,9 +59,28 @@ export function isReadable(field: FieldDef): boolean {
 /**
  * Resolved paths by model, by text: a request names the same few paths again and again, and a
  * resolution depends only on the (immutable) workspace. Only successes are kept; they are read-only.
+ * The keys are request text and a valid path can be long (a reference to its own model can be
+ * followed any number of times), so each model's cache is bounded by the characters it holds and
+ * forgets the least recently used paths first.
  */
-const resolved = new WeakMap<ModelDef, Map<string, ResolvedPath>>();
-const MAX_RESOLVED_PER_MODEL = 1000;
+const resolved = new WeakMap<ModelDef, LRUCache<string, ResolvedPath>>();
+export const MAX_RESOLVED_CHARS_PER_MODEL = 128 * 1024;
+/** What an entry costs besides its text (the objects of its hops), in characters. */
+const ENTRY_OVERHEAD = 64;
+
+function resolvedOf(model: ModelDef): LRUCache<string, ResolvedPath> {
+  let known = resolved.get(model);
+  if (!known) {
+    known = new LRUCache<string, ResolvedPath>({
+      maxSize: MAX_RESOLVED_CHARS_PER_MODEL,
+      // One path may take at most an eighth of the cache, so a few long ones cannot empty it.
+      maxEntrySize: MAX_RESOLVED_CHARS_PER_MODEL / 8,
+      sizeCalculation: (path, key) => ENTRY_OVERHEAD + key.length + path.path.length + ENTRY_OVERHEAD * path.hops.length,
+    });
+    resolved.set(model, known);
+  }
+  return known;
+}
 
 export function resolvePath(
   ws: Workspace,
@@ -68,13 +88,12 @@ export function resolvePath(
   raw: string,
   options: { lookups: boolean; errorPath: ErrorPath },
 ): ResolvedPath {
-  let known = resolved.get(root);
-  if (!known) resolved.set(root, (known = new Map()));
+  const known = resolvedOf(root);
   const key = options.lookups ? `l:${raw}` : `o:${raw}`;
   let path = known.get(key);
   if (!path) {
     path = resolveUncached(ws, root, raw, options);
-    if (known.size < MAX_RESOLVED_PER_MODEL) known.set(key, path);
+    known.set(key, path);
   }
   return path;
 }
