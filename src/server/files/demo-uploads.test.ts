@@ -118,7 +118,7 @@ describe('demo upload controllers', () => {
     ];
 
     it('stores the package and registers its manifest title and launch file', async () => {
-      const zip = buildZip(course);
+      const zip = await buildZip(course);
       const res = await upload(zip);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.__payload__).toMatchObject({ title: 'Fire safety & you', launch_file: 'lesson/index.html', status: 'ready' });
@@ -127,15 +127,15 @@ describe('demo upload controllers', () => {
       expect(res.body.__extras__).toMatchObject({ entries: 3 });
       const bytes = Buffer.from(await (await s.get(res.body.__payload__.package.url)).arrayBuffer());
       expect(bytes.equals(zip)).toBe(true);
-      const titled = await upload(buildZip(course), { title: 'My own title' });
+      const titled = await upload(await buildZip(course), { title: 'My own title' });
       expect(titled.body.__payload__.title).toBe('My own title');
     });
 
     it('is for agents and admins', async () => {
-      expect((await upload(buildZip(course), {}, viewer)).status).toBe(403);
+      expect((await upload(await buildZip(course), {}, viewer)).status).toBe(403);
     });
 
-    const refusals: Array<[string, () => Buffer, RegExp]> = [
+    const refusals: Array<[string, () => Buffer | Promise<Buffer>, RegExp]> = [
       ['an archive without a manifest', () => buildZip([{ name: 'index.html', data: 'x' }]), /no imsmanifest\.xml/],
       ['a file that is not a zip', () => Buffer.from('plain text, not a zip archive'), /not a readable zip/],
       ['an entry climbing out with ..', () => buildZip([...course, { name: 'lesson/../../evil.sh', data: 'x' }]), /climbs out of the package/],
@@ -152,7 +152,7 @@ describe('demo upload controllers', () => {
       it(`refuses ${what} with a validation error and stores nothing`, async () => {
         const before = snapshot();
         const registrations = s.rows('SELECT COUNT(*) AS n FROM "learning.LearningContentRegistration"')[0].n;
-        const res = await upload(zip());
+        const res = await upload(await zip());
         expect(res.status, JSON.stringify(res.body)).toBe(422);
         expect(res.body.__errors__[0]).toMatchObject({ code: 'validation_error', field: 'package', message: expect.stringMatching(message) });
         expect(s.rows('SELECT COUNT(*) AS n FROM "learning.LearningContentRegistration"')[0].n).toBe(registrations);

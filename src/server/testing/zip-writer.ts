@@ -1,9 +1,11 @@
 /**
- * A minimal zip writer for tests (no dependency): stored or deflated entries, any entry name (so
- * tests can write `../evil` or `/etc/passwd`), and an optional lie about an entry's inflated size,
- * which is what a zip bomb's central directory may hold.
+ * Zip archives for tests, written by yazl, and the two lies a hostile archive tells that yazl will
+ * not write: entry names that are absolute or climb out with `..` (`../evil`, `/etc/passwd`), and an
+ * inflated size larger than the data (what a zip bomb's directory may hold). Such an entry is written
+ * under a stand-in name of the same length, then its name and size are overwritten in its local header
+ * and its central directory record, which are all a reader sees of them.
  */
-import { crc32, deflateRawSync } from 'node:zlib';
+import { ZipFile } from 'yazl';
 
 export interface ZipEntry {
   name: string;
@@ -13,52 +15,70 @@ export interface ZipEntry {
   declaredSize?: number;
 }
 
-export function buildZip(entries: ZipEntry[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
+/** Archives are reproducible: every entry has this time. */
+const MTIME = new Date(Date.UTC(2026, 0, 1));
+
+interface Lie {
+  index: number;
+  name: Buffer;
+  declaredSize?: number;
+}
+
+export async function buildZip(entries: ZipEntry[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  const lies: Lie[] = [];
+  entries.forEach((entry, index) => {
     const data = Buffer.isBuffer(entry.data) ? entry.data : Buffer.from(entry.data, 'utf8');
-    const body = entry.deflate ? deflateRawSync(data) : data;
     const name = Buffer.from(entry.name, 'utf8');
-    const method = entry.deflate ? 8 : 0;
-    const crc = crc32(data);
-    const size = entry.declaredSize ?? data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(method, 8);
-    local.writeUInt32LE(0, 10); // time, date
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt32LE(0, 12);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, body);
-    centrals.push(central, name);
-    offset += local.length + name.length + body.length;
+    const options = { compress: entry.deflate ?? false, mtime: MTIME };
+    // yazl rewrites `\` to `/` and refuses unsafe names: those are written as a stand-in and replaced.
+    let honest = entry.declaredSize === undefined && !entry.name.includes('\\');
+    if (honest) {
+      try {
+        zip.addBuffer(data, entry.name, options);
+      } catch {
+        honest = false;
+      }
+    }
+    if (!honest) {
+      zip.addBuffer(data, 'x'.repeat(name.length), options);
+      lies.push({ index, name, declaredSize: entry.declaredSize });
+    }
+  });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  const archive = Buffer.concat(chunks);
+  tell(archive, lies);
+  return archive;
+}
+
+const CENTRAL_SIGNATURE = 0x02014b50;
+const LOCAL_SIGNATURE = 0x04034b50;
+const END_SIZE = 22;
+
+/** Overwrites the entries' names and inflated sizes in place (the archive has no comment, no zip64). */
+function tell(archive: Buffer, lies: Lie[]): void {
+  if (lies.length === 0) return;
+  const end = archive.length - END_SIZE;
+  let central = archive.readUInt32LE(end + 16);
+  const records: number[] = [];
+  for (let i = archive.readUInt16LE(end + 10); i > 0; i--) {
+    if (archive.readUInt32LE(central) !== CENTRAL_SIGNATURE) throw new Error('zip-writer: unexpected central directory layout');
+    records.push(central);
+    central += 46 + archive.readUInt16LE(central + 28) + archive.readUInt16LE(central + 30) + archive.readUInt16LE(central + 32);
   }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  for (const lie of lies) {
+    const record = records[lie.index] as number;
+    const local = archive.readUInt32LE(record + 42);
+    if (archive.readUInt32LE(local) !== LOCAL_SIGNATURE) throw new Error('zip-writer: unexpected local header layout');
+    lie.name.copy(archive, record + 46);
+    lie.name.copy(archive, local + 30);
+    if (lie.declaredSize !== undefined) {
+      archive.writeUInt32LE(lie.declaredSize, record + 24);
+      archive.writeUInt32LE(lie.declaredSize, local + 22);
+    }
+  }
 }
 
 /** An `imsmanifest.xml` with an organization title and one resource. */
