@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
 import { runRequest, type RunJql } from './dispatch/run-request.ts';
 import { JqlFailure, jqlError } from './errors.ts';
+import { authorizeFile } from './files/file-access.ts';
 import { sendFailure } from './http/error-reply.ts';
 import { fileRoute, loggableUrl } from './http/files-route.ts';
 import { jqlPostRoute } from './http/jql-post.ts';
@@ -75,7 +76,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   }, { prefix });
   await app.register(jqlPostRoute, { prefix, run, rateLimit: limit });
   await app.register(jqlPutRoute, { prefix, run, rateLimit: limit, fileStore: state.fileStore, controllers: state.controllers, limits: state.ws.limits });
-  await app.register(fileRoute, { prefix, state });
+  await app.register(fileRoute, { prefix, authorize: (request) => authorizeFile(state, request), blobPath: (sha256) => state.fileStore.blobPath(sha256) });
   await registerWebSockets(app);
   await app.register(streamRoute, { prefix, state, hub, views, ...options.streams });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.

@@ -6,18 +6,22 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
-import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
-import { authorizeFile } from '../files/file-access.ts';
+import type { FileRequest } from '../files/file-access.ts';
 import { contentDisposition, parseRange } from '../files/file-headers.ts';
+import type { FileRow } from '../files/file-table.ts';
 import { sendFailure } from './error-reply.ts';
 import { credentialsOf } from './request-input.ts';
 
+/** What the route uses of the server: the access rule and where the bytes are. */
 export interface FileRouteOptions {
-  state: ServerState;
+  /** The file's row when the request may read it; else throws the coded refusal (files/file-access.ts). */
+  authorize(request: FileRequest): Promise<FileRow>;
+  /** Where the content-addressed store keeps a blob (files/file-store.ts). */
+  blobPath(sha256: string): string;
 }
 
-export const fileRoute: FastifyPluginAsync<FileRouteOptions> = async (app, { state }) => {
+export const fileRoute: FastifyPluginAsync<FileRouteOptions> = async (app, { authorize, blobPath }) => {
   app.get('/jql/files/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
     const query = request.query as Record<string, unknown>;
@@ -25,12 +29,12 @@ export const fileRoute: FastifyPluginAsync<FileRouteOptions> = async (app, { sta
     reply.header('cache-control', 'private, no-store').header('referrer-policy', 'no-referrer').header('x-content-type-options', 'nosniff');
     let row;
     try {
-      row = await authorizeFile(state, { id, expires: query.expires, signature: query.signature, credentials: credentialsOf(request) });
+      row = await authorize({ id, expires: query.expires, signature: query.signature, credentials: credentialsOf(request) });
     } catch (error) {
       if (error instanceof JqlFailure) return sendFailure(reply, error);
       throw error;
     }
-    const path = state.fileStore.blobPath(row.sha256);
+    const path = blobPath(row.sha256);
     const size = await stat(path).then(
       (info) => info.size,
       () => null,
