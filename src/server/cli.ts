@@ -1,6 +1,8 @@
 /**
  * `jql-console`: `serve` starts the server, `user add` creates a user reading the password from
- * standard input, `run` runs a collection folder (collections/run-command.ts). Mistakes print one plain sentence and exit 1; never a stack trace.
+ * standard input, `run` runs a collection folder (collections/run-command.ts), `workspace
+ * from-describe` and `clone` copy a live server's schema and records (clone/clone-commands.ts).
+ * Mistakes print one plain sentence and exit 1; never a stack trace.
  */
 import { homedir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
@@ -13,6 +15,7 @@ import { readFirstLine } from './read-first-line.ts';
 import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
 import { IMPORT_USAGE, importCommand } from './collections/import-command.ts';
 import { untracked } from './db/sql-session.ts';
+import { CLONE_USAGE, cloneCommand, workspaceCommand } from './clone/clone-commands.ts';
 
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
@@ -20,7 +23,8 @@ const USAGE = `Usage:
                     [--collections DIR]
   jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)
 ${RUN_USAGE}
-${IMPORT_USAGE}`;
+${IMPORT_USAGE}
+${CLONE_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -124,6 +128,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'run') return await runCommand(argv.slice(1));
     if (command === 'collection' && sub === 'import') return importCommand(rest);
+    if (command === 'workspace' && sub === 'from-describe') return await workspaceCommand(rest);
+    if (command === 'clone') return await cloneCommand(argv.slice(1));
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);
     else if (command === undefined || command === '--help' || command === '-h' || command === 'help') console.log(USAGE);
