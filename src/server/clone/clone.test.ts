@@ -4,8 +4,9 @@
  * same on both: ids, values, nested records. The number of requests follows the depth, not the
  * number of records; the source's event log does not move; redaction is deterministic.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLONE_MANIFEST_FILE, CLONE_WORKSPACE_FILE, type CloneManifest } from '../../shared/clone.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
@@ -13,6 +14,7 @@ import { start, type RunningServer } from '../index.ts';
 import { CASEBOOK_ADMIN, CASEBOOK_WORKSPACE, CASES_QUERY, seedCasebook } from '../testing/casebook.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
+import { cloneCommand } from './clone-commands.ts';
 import { cloneRemote } from './clone-remote.ts';
 import { Redactor } from './redact.ts';
 import { RemoteServer, type FetchLike } from './remote-server.ts';
@@ -171,6 +173,16 @@ describe('clone a live case', () => {
     expect(one[0].email).toBe(one[1].email);
     const redactor = new Redactor();
     expect(redactor.any('owner0@client0.example')).toBe(redactor.any('owner0@client0.example'));
+
+    // Document keys too: the named key is faked leaf by leaf, the rest of the document is kept.
+    const activities = { __meta__: { namespace: 'crm.Activity', schema: 'nosql', intent: 'retrieve', ordering: ['id'] } };
+    const docs = await cloneOf(activities, { depth: 0, redact: ['crm.Activity.who'] });
+    const docCopy = await serveCopy(docs.out);
+    const realDocs = (await post(source.url, activities, token)).body.__payload__ as any[];
+    const fakeDocs = (await post(docCopy.server.url, activities, docCopy.token)).body.__payload__ as any[];
+    expect(fakeDocs.map((d) => [d.id, d.kind, d.case_id, d.created_at])).toEqual(realDocs.map((d) => [d.id, d.kind, d.case_id, d.created_at]));
+    expect(fakeDocs[0].who.name).not.toBe(realDocs[0].who.name);
+    expect(fakeDocs[0].who.email).toHaveLength(realDocs[0].who.email.length);
   });
 
   it('waits out a 429 for as long as Retry-After says, instead of hammering the source', async () => {
@@ -202,5 +214,24 @@ describe('clone a live case', () => {
     await expect(cloneRemote({ remote, query: CASES_QUERY, depth: 1, maxRecords: 10, withFiles: false, redact: ['crm.Case.account'], out })).rejects.toThrow(/keeps its id/);
     expect(existsSync(out)).toBe(false);
     expect(lastSeq()).toBe(before);
+  });
+
+  it('runs from the command line with the token on standard input, never in the output or the manifest', async () => {
+    const dir = tempDir('jql-clone-cli-');
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    // A collection's request file works as the query file too.
+    const queryFile = join(dir, 'cases.jql.json');
+    writeFileSync(queryFile, JSON.stringify({ document: { __meta__: { namespace: 'crm.Comment', intent: 'retrieve' }, body: null } }));
+    const out = join(dir, 'copy');
+    const err: string[] = [];
+    const io = { out: () => undefined, err: (line: string) => err.push(line), stdin: Readable.from([`${token}\n`]) };
+    expect(await cloneCommand([source.url, '--query', queryFile, '--out', out, '--depth', '0', '--redact', 'body', '--token-stdin'], io)).toBe(0);
+    expect(err.join('\n')).toMatch(/copied \d+ record\(s\).*serve --workspace .*workspace\.json --data /s);
+    const manifest = readFileSync(join(out, CLONE_MANIFEST_FILE), 'utf8');
+    expect(JSON.parse(manifest).redacted).toEqual(['crm.Comment.body']);
+    for (const text of [manifest, err.join('\n'), readFileSync(join(out, CLONE_WORKSPACE_FILE), 'utf8')]) expect(text).not.toContain(token);
+    await expect(cloneCommand([source.url, '--query', queryFile, '--out', out, '--token-stdin'], { ...io, stdin: Readable.from([`${token}\n`]) })).rejects.toThrow(/not empty/);
+    await expect(cloneCommand([source.url, '--query', queryFile, '--out', join(dir, 'other'), '--depth', 'two'], io)).rejects.toThrow(/--depth must be a whole number/);
+    expect(readdirSync(dir).sort()).toEqual(['cases.jql.json', 'copy']);
   });
 });

@@ -59,7 +59,7 @@ export function manifestOf(input: ManifestInput): CloneManifest {
     requests: input.requests,
     levels: walked.levels,
     counts,
-    redacted: input.redacted,
+    redacted: [...new Set([...input.redacted, ...prepared.report.redactedKeys])],
     emptied: [...prepared.report.emptied].map(([field, { reason, records }]) => ({ field, reason, records })),
     placeholders: [...prepared.report.placeholders].map(([field, { value, records }]) => ({ field, value, records })),
     files: { metadataOnly: input.files.metadataOnly, downloaded: input.files.downloaded, alreadyStored: input.files.alreadyStored },

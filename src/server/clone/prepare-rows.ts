@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { FileValue, JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { problemWith } from '../processors/model/values.ts';
-import { isPlainObject } from '../query/normalize.ts';
+import { defineKey, isPlainObject } from '../query/normalize.ts';
 import type { CollectionDef, FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
 import { placeholderFor } from './placeholders.ts';
 import type { Redactor } from './redact.ts';
@@ -29,6 +29,8 @@ export interface RowPlan {
   id: number;
   data: Record<string, JsonValue>;
   files: Map<string, FileRef>;
+  /** Fields left empty or given a placeholder, counted in the report once the row is kept. */
+  empty: Array<{ field: string; reason: string; placeholder?: string }>;
 }
 
 export interface DocumentPlan {
@@ -48,6 +50,8 @@ export interface PrepareReport {
   droppedCount: number;
   /** Values the local model refuses (left empty instead), at most MAX_LISTED. */
   refused: Array<{ namespace: string; id: number; field: string; problem: string }>;
+  /** `app.Collection.key` of the document keys that were found and redacted. */
+  redactedKeys: Set<string>;
 }
 
 export interface Prepared {
@@ -61,7 +65,7 @@ const FILE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 
 export function prepareRows(ws: Workspace, records: Map<string, Map<number, JsonObject>>, plan: RedactionPlan, redactor: Redactor): Prepared {
-  const report: PrepareReport = { emptied: new Map(), placeholders: new Map(), cutReferences: new Map(), dropped: [], droppedCount: 0, refused: [] };
+  const report: PrepareReport = { emptied: new Map(), placeholders: new Map(), cutReferences: new Map(), dropped: [], droppedCount: 0, refused: [], redactedKeys: new Set() };
   const fileIds = new Map<string, string>();
   const rows = new Map<string, Map<number, RowPlan>>();
   const dropped = new Map<string, Map<number, string>>();
@@ -75,7 +79,7 @@ export function prepareRows(ws: Workspace, records: Map<string, Map<number, Json
     const collection = ws.collections.get(namespace);
     if (collection) {
       const keys = plan.documentKeys.get(namespace);
-      for (const record of byId.values()) documents.push({ collection, record: keys ? redactKeys(record, keys, redactor) : record });
+      for (const record of byId.values()) documents.push({ collection, record: keys ? redactKeys(record, keys, redactor, (key) => report.redactedKeys.add(`${namespace}.${key}`)) : record });
       continue;
     }
     const model = ws.models.get(namespace);
@@ -85,12 +89,12 @@ export function prepareRows(ws: Workspace, records: Map<string, Map<number, Json
     rows.set(namespace, planned);
     for (const record of byId.values()) {
       const id = record.id as number;
-      const row: RowPlan = { model, id, data: {}, files: new Map() };
+      const row: RowPlan = { model, id, data: {}, files: new Map(), empty: [] };
       let reason: string | null = null;
       for (const field of model.fields.values()) {
         const where = `${namespace}.${field.name}`;
         if (field.hidden) {
-          count(report.emptied, where, 'hidden: the source never serializes it');
+          row.empty.push({ field: where, reason: 'hidden: the source never serializes it' });
           continue;
         }
         const present = Object.hasOwn(record, field.name);
@@ -105,14 +109,14 @@ export function prepareRows(ws: Workspace, records: Map<string, Map<number, Json
           continue;
         }
         if (!present || field.writeOnly) {
-          reason ??= leaveEmpty(row, field, where, field.writeOnly ? 'writeOnly: the source never serializes it' : 'not in the source\'s answer', report);
+          reason ??= leaveEmpty(row, field, where, field.writeOnly ? 'writeOnly: the source never serializes it' : 'not in the source\'s answer');
           continue;
         }
         if (redacted.has(field.name)) value = redactor.field(field, value);
         const problem = problemWith(field, value);
         if (problem) {
           if (report.refused.length < MAX_LISTED) report.refused.push({ namespace, id, field: field.name, problem });
-          reason ??= leaveEmpty(row, field, where, 'the local model refuses the source\'s value', report);
+          reason ??= leaveEmpty(row, field, where, 'the local model refuses the source\'s value');
           continue;
         }
         row.data[field.name] = value;
@@ -131,23 +135,36 @@ export function prepareRows(ws: Workspace, records: Map<string, Map<number, Json
       if (report.dropped.length < MAX_LISTED) report.dropped.push({ namespace, id, reason });
     }
   }
+  for (const byId of rows.values()) {
+    for (const row of byId.values()) {
+      for (const empty of row.empty) {
+        count(report.emptied, empty.field, empty.reason);
+        if (empty.placeholder !== undefined) {
+          const entry = report.placeholders.get(empty.field) ?? { value: empty.placeholder, records: 0 };
+          entry.records += 1;
+          report.placeholders.set(empty.field, entry);
+        }
+      }
+    }
+  }
   return { rows: [...rows.values()].flatMap((byId) => [...byId.values()]), documents, report };
 }
 
 /** An empty value that the field allows: null, its default, or a placeholder; a reason when none fits. */
-function leaveEmpty(row: RowPlan, field: FieldDef, where: string, reason: string, report: PrepareReport): string | null {
-  count(report.emptied, where, reason);
+function leaveEmpty(row: RowPlan, field: FieldDef, where: string, reason: string): string | null {
   if (field.nullable) {
     row.data[field.name] = null;
+    row.empty.push({ field: where, reason });
     return null;
   }
-  if (field.default !== undefined) return null;
+  if (field.default !== undefined) {
+    row.empty.push({ field: where, reason: `${reason}; the field's default is stored` });
+    return null;
+  }
   const placeholder = placeholderFor(field);
   if (placeholder === null) return `${field.name} is required and has no value to copy`;
   row.data[field.name] = placeholder.value;
-  const entry = report.placeholders.get(where) ?? { value: placeholder.shown, records: 0 };
-  entry.records += 1;
-  report.placeholders.set(where, entry);
+  row.empty.push({ field: where, reason, placeholder: placeholder.shown });
   return null;
 }
 
@@ -201,9 +218,16 @@ function settleReferences(
   }
 }
 
-function redactKeys(record: JsonObject, keys: ReadonlySet<string>, redactor: Redactor): JsonObject {
+function redactKeys(record: JsonObject, keys: ReadonlySet<string>, redactor: Redactor, found: (key: string) => void): JsonObject {
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(record)) out[key] = keys.has(key) ? redactor.any(value) : value;
+  for (const [key, value] of Object.entries(record)) {
+    // Document keys are data: defineKey keeps a `__proto__` key a key.
+    if (!keys.has(key)) defineKey(out, key, value);
+    else {
+      defineKey(out, key, redactor.any(value));
+      found(key);
+    }
+  }
   return out;
 }
 

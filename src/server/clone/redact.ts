@@ -9,7 +9,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { FileValue, JsonValue } from '../../shared/protocol.ts';
-import { isPlainObject } from '../query/normalize.ts';
+import { defineKey, isPlainObject } from '../query/normalize.ts';
 import type { FieldDef } from '../workspace/types.ts';
 
 const DEFAULT_KEY = 'jql-console redact v1';
@@ -53,7 +53,11 @@ export class Redactor {
     if (typeof value === 'number') return this.numberLike(value, {});
     if (typeof value === 'boolean') return (this.number(`bool:${value}`) & 1) === 1;
     if (Array.isArray(value)) return value.map((item) => this.any(item));
-    if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.any(v)]));
+    if (isPlainObject(value)) {
+      const out: Record<string, JsonValue> = {};
+      for (const [key, item] of Object.entries(value)) defineKey(out, key, this.any(item));
+      return out;
+    }
     return value;
   }
 

@@ -12,7 +12,10 @@ export interface RedactionPlan {
   fields: Map<string, Set<string>>;
   /** Collection key -> top-level document keys. */
   documentKeys: Map<string, Set<string>>;
-  /** What is redacted, as `app.Model.field` (for the manifest). */
+  /**
+   * What is redacted, as `app.Model.field` (for the manifest). A bare name's document keys are not
+   * listed here: the documents may not hold them; the clone lists those it found.
+   */
   listed: string[];
 }
 
@@ -21,16 +24,16 @@ export class RedactionError extends Error {
 }
 
 export function planRedaction(ws: Workspace, specs: readonly string[]): RedactionPlan {
-  const plan: RedactionPlan = { fields: new Map(), documentKeys: new Map() , listed: [] };
+  const plan: RedactionPlan = { fields: new Map(), documentKeys: new Map(), listed: [] };
   const addField = (model: string, field: string) => {
     if (!plan.fields.has(model)) plan.fields.set(model, new Set());
     plan.fields.get(model)!.add(field);
     plan.listed.push(`${model}.${field}`);
   };
-  const addKey = (collection: string, key: string) => {
+  const addKey = (collection: string, key: string, listed: boolean) => {
     if (!plan.documentKeys.has(collection)) plan.documentKeys.set(collection, new Set());
     plan.documentKeys.get(collection)!.add(key);
-    plan.listed.push(`${collection}.${key}`);
+    if (listed) plan.listed.push(`${collection}.${key}`);
   };
   for (const raw of specs) {
     const spec = raw.trim();
@@ -48,7 +51,7 @@ export function planRedaction(ws: Workspace, specs: readonly string[]): Redactio
         addField(key, field);
       } else if (ws.collections.has(key)) {
         if (isReservedKey(field)) throw new RedactionError(`--redact ${spec}: "${field}" is set by the server and is kept`);
-        addKey(key, field);
+        addKey(key, field, true);
       } else {
         throw new RedactionError(`--redact ${spec}: no model or collection ${key}`);
       }
@@ -64,7 +67,7 @@ export function planRedaction(ws: Workspace, specs: readonly string[]): Redactio
     }
     if (!isReservedKey(spec)) {
       for (const collection of ws.collections.keys()) {
-        addKey(collection, spec);
+        addKey(collection, spec, false);
         matched = true;
       }
     }
