@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureUser } from './auth/first-admin.ts';
-import { start } from './index.ts';
+import { CloneJobs, start, type ServeCopy } from './index.ts';
 import { createState } from './state.ts';
 import { readFirstLine } from './read-first-line.ts';
 import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
@@ -81,7 +81,9 @@ export function normalizeBasePath(raw: string): string {
 
 async function serve(args: string[]): Promise<void> {
   const options = parseServeArgs(args);
-  const server = await start({ ...options, logger: { level: 'warn' } });
+  // The browser-mode console's "Reproduce locally": copies go under the data directory.
+  const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy }) : undefined;
+  const server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
   console.log(`JQL server listening on ${server.url}`);
   let stopping = false;
   const stop = (): void => {
@@ -96,6 +98,9 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
+
+/** A server on a copy made by "Reproduce locally": loopback only, a free port, its own local admin. */
+const serveCopy: ServeCopy = (copy) => start({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true, cors: copy.cors, env: {}, logger: { level: 'warn' } });
 
 async function userAdd(args: string[]): Promise<void> {
   const { values } = parseArgs({

@@ -26,7 +26,7 @@ export interface WalkOptions {
 
 export interface WalkProgress {
   level: number;
-  /** Per namespace: records copied so far, and how many the reads said there are. */
+  /** Per namespace: records copied so far, and those plus what the reads in flight still owe. */
   counts: Map<string, { fetched: number; total: number }>;
 }
 
@@ -53,10 +53,17 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
   let levels = 0;
   let frontier = new Map<string, JsonObject[]>();
 
+  // Records still expected from reads in flight: a model's total is what it has plus what they owe.
+  const owed = new Map<FetchSpec, number>();
   const countOf = (namespace: string) => {
     let count = counts.get(namespace);
     if (!count) counts.set(namespace, (count = { fetched: 0, total: 0 }));
     return count;
+  };
+  const report = () => {
+    for (const count of counts.values()) count.total = count.fetched;
+    for (const [spec, left] of owed) countOf(spec.namespace).total += left;
+    options.onProgress?.({ level, counts });
   };
   const run = async (specs: FetchSpec[]): Promise<Map<string, JsonObject[]>> => {
     const found = new Map<string, JsonObject[]>();
@@ -68,7 +75,6 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
         perRequest: options.perRequest,
         onPage(spec, page, pageTotal) {
           const count = countOf(spec.namespace);
-          if (pageTotal !== null) count.total += pageTotal;
           let known = records.get(spec.namespace);
           if (!known) records.set(spec.namespace, (known = new Map()));
           for (const record of page) {
@@ -84,11 +90,16 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
             if (!found.has(spec.namespace)) found.set(spec.namespace, []);
             found.get(spec.namespace)!.push(record);
           }
-          options.onProgress?.({ level, counts });
+          // An estimate while reads are in flight (two reads may owe the same record); exact at the end.
+          const left = pageTotal !== null ? pageTotal - page.length : (owed.get(spec) ?? 0) - page.length;
+          owed.set(spec, Math.max(0, left));
+          report();
           return !truncated;
         },
       })),
     );
+    for (const spec of specs) owed.delete(spec);
+    report();
     return found;
   };
 
