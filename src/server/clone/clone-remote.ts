@@ -18,7 +18,7 @@ import { manifestOf } from './manifest.ts';
 import { prepareRows } from './prepare-rows.ts';
 import { QueryFileError, rootQueries, type RootQuery } from './query-roots.ts';
 import { Redactor } from './redact.ts';
-import { planRedaction } from './redaction-plan.ts';
+import { checkRedactionMatched, planRedaction } from './redaction-plan.ts';
 import type { RemoteServer } from './remote-server.ts';
 import { walk } from './walk.ts';
 import { workspaceFromDescribe } from './workspace-from-describe.ts';
@@ -92,6 +92,7 @@ export async function cloneRemote(options: CloneOptions): Promise<CloneManifest>
     });
 
     const prepared = prepareRows(ws, walked.records, redaction, options.redactor ?? new Redactor());
+    checkRedactionMatched(redaction, prepared.report.redactedKeys);
     ({ state } = await createState({ workspace: workspaceFile, dataDir: out, env: {} }));
     report({ phase: 'files' });
     const files = await copyFiles(state.fileStore, options.remote, prepared.rows.flatMap((row) => [...row.files.values()]), {

@@ -99,7 +99,7 @@ describe('the clone route', () => {
       const { port } = slow.address() as { port: number };
       const { id } = (await (await call('POST', '/local/clones', request({ url: `http://127.0.0.1:${port}` }))).json()) as { id: string };
       await until(id, (s) => s.state === 'running' && (s.progress.rateLimitedMs ?? 0) > 0);
-      expect((await call('DELETE', `/local/clones/${id}`)).status).toBe(200);
+      expect((await call('POST', `/local/clones/${id}/cancel`)).status).toBe(200);
       const status = await until(id, (s) => s.state !== 'running');
       expect(status.state).toBe('cancelled');
       expect(readdirSync(clonesRoot)).toHaveLength(before);

@@ -1,6 +1,6 @@
 /**
  * "Reproduce locally" for the browser-mode console (`serve --local-admin`): start a clone of a remote
- * tab's query (POST), follow its progress (GET), cancel it (DELETE). The copy's server is started on
+ * tab's query (POST), follow its progress (GET), cancel it (POST .../cancel). The copy's server is started on
  * 127.0.0.1 and answers the console's origin. Only the local admin may call these routes, from a
  * loopback socket, through the same guard as the collection folders; they never carry CORS headers:
  * an answer holds the copy's local admin token, and the request holds the remote connection's.
@@ -48,7 +48,7 @@ export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { s
     return status ?? sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
   });
 
-  app.delete('/local/clones/:id', NO_CORS, async (request, reply) => {
+  app.post('/local/clones/:id/cancel', NO_CORS, async (request, reply) => {
     const status = jobs.cancel((request.params as { id: string }).id);
     return status ?? sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
   });

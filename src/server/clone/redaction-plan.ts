@@ -17,14 +17,30 @@ export interface RedactionPlan {
    * listed here: the documents may not hold them; the clone lists those it found.
    */
   listed: string[];
+  /**
+   * Bare names that matched no model field, only (possible) document keys: unless a copied document
+   * holds one, the name was a mistake (a typo must not leave the field it meant unredacted).
+   */
+  documentOnly: string[];
 }
 
 export class RedactionError extends Error {
   override readonly name = 'RedactionError';
 }
 
+export function unmatched(spec: string): string {
+  return `--redact ${spec}: no model has a readable, non-reference field "${spec}", and no copied document a key of that name`;
+}
+
+/** After the documents were prepared: a bare name that matched nothing at all is refused. */
+export function checkRedactionMatched(plan: RedactionPlan, redactedKeys: ReadonlySet<string>): void {
+  for (const spec of plan.documentOnly) {
+    if (![...redactedKeys].some((key) => key.endsWith(`.${spec}`))) throw new RedactionError(unmatched(spec));
+  }
+}
+
 export function planRedaction(ws: Workspace, specs: readonly string[]): RedactionPlan {
-  const plan: RedactionPlan = { fields: new Map(), documentKeys: new Map(), listed: [] };
+  const plan: RedactionPlan = { fields: new Map(), documentKeys: new Map(), listed: [], documentOnly: [] };
   const addField = (model: string, field: string) => {
     if (!plan.fields.has(model)) plan.fields.set(model, new Set());
     plan.fields.get(model)!.add(field);
@@ -65,13 +81,10 @@ export function planRedaction(ws: Workspace, specs: readonly string[]): Redactio
       addField(model.key, spec);
       matched = true;
     }
-    if (!isReservedKey(spec)) {
-      for (const collection of ws.collections.keys()) {
-        addKey(collection, spec, false);
-        matched = true;
-      }
-    }
-    if (!matched) throw new RedactionError(`--redact ${spec}: no model has a readable, non-reference field "${spec}"`);
+    const collections = isReservedKey(spec) ? [] : [...ws.collections.keys()];
+    for (const collection of collections) addKey(collection, spec, false);
+    if (!matched && collections.length === 0) throw new RedactionError(unmatched(spec));
+    if (!matched) plan.documentOnly.push(spec);
   }
   return plan;
 }
