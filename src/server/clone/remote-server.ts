@@ -80,6 +80,12 @@ export class RemoteServer {
       headers: { 'content-type': 'application/json', accept: 'application/json', ...this.authorization() },
       body: JSON.stringify(document),
     });
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined);
+      // Followed by hand, never automatically: a redirect must not take the credentials elsewhere.
+      const location = response.headers.get('location');
+      throw new RemoteError(response.status, 'redirected', `${this.baseUrl}/jql redirects${location ? ` to ${location}` : ''}; give the server's final URL instead`);
+    }
     const text = await response.text();
     let body: unknown;
     try {
