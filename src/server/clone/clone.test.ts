@@ -12,7 +12,7 @@ import { CLONE_MANIFEST_FILE, CLONE_WORKSPACE_FILE, type CloneManifest } from '.
 import type { JsonValue } from '../../shared/protocol.ts';
 import { start, type RunningServer } from '../index.ts';
 import { CASEBOOK_ADMIN, CASEBOOK_WORKSPACE, CASES_QUERY, seedCasebook } from '../testing/casebook.ts';
-import { startFileServer, type FileServer } from '../testing/file-server.ts';
+import { form, startFileServer, type FileServer } from '../testing/file-server.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 import { cloneCommand } from './clone-commands.ts';
 import { cloneRemote } from './clone-remote.ts';
@@ -236,5 +236,31 @@ describe('clone a live case', () => {
     await expect(cloneCommand([source.url, '--query', queryFile, '--out', out, '--token-stdin'], { ...io, stdin: Readable.from([`${token}\n`]) })).rejects.toThrow(/not empty/);
     await expect(cloneCommand([source.url, '--query', queryFile, '--out', join(dir, 'other'), '--depth', 'two'], io)).rejects.toThrow(/--depth must be a whole number/);
     expect(readdirSync(dir).sort()).toEqual(['cases.jql.json', 'copy']);
+  });
+
+  // Last: it adds records to the source.
+  it('fetches the same bytes once however many records hold them', async () => {
+    const account = (await post(source.url, { __meta__: { namespace: 'crm.Account', intent: 'retrieve', limit: 1 } }, token)).body.__payload__[0].id as number;
+    for (const title of ['Twin A', 'Twin B']) {
+      const meta = { namespace: 'crm.Case', intent: 'create', sideEffects: { multipartFormUpload: true, fileFieldMapping: { attachment: 'file' } } };
+      const res = await source.put(form({ __meta__: meta, title, account }, { file: { data: 'the same log twice', name: `${title}.log`, type: 'text/plain' } }), token);
+      expect(res.status).toBe(200);
+    }
+    const query = { __meta__: { namespace: 'crm.Case', intent: 'retrieve', filter: { title__startswith: 'Twin' } } };
+    const downloads: string[] = [];
+    const watching: FetchLike = (input, init) => {
+      if (input.includes('/jql/files/')) downloads.push(input);
+      return fetch(input, init);
+    };
+    const { out, manifest } = await cloneOf(query, { depth: 0, withFiles: true, fetch: watching });
+    expect(manifest.counts['crm.Case']).toBe(2);
+    expect(manifest.files).toEqual({ metadataOnly: 0, downloaded: 1, alreadyStored: 0 });
+    expect(downloads).toHaveLength(1);
+    const copy = await serveCopy(out);
+    const files = ((await post(copy.server.url, { ...query, attachment: null }, copy.token)).body.__payload__ as any[]).map((c) => c.attachment);
+    for (const file of files) {
+      const served = await fetch(`${new URL(copy.server.url).origin}${file.url}`, { headers: { authorization: `Bearer ${copy.token}` } });
+      expect(await served.text()).toBe('the same log twice');
+    }
   });
 });
