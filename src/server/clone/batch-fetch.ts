@@ -19,6 +19,8 @@ export interface FetchSpec {
   search?: string;
   /** How a failure is named in the manifest ("tickets.Document (documents of tickets.Ticket)"). */
   label: string;
+  /** One of the query's own reads (its failure fails the clone). */
+  root?: boolean;
 }
 
 export interface FetchFailure {

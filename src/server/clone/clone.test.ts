@@ -213,6 +213,9 @@ describe('clone a live case', () => {
     expect(remote.requests).toBe(0);
     await expect(cloneRemote({ remote, query: CASES_QUERY, depth: 1, maxRecords: 10, withFiles: false, redact: ['crm.Case.account'], out })).rejects.toThrow(/keeps its id/);
     expect(existsSync(out)).toBe(false);
+    // The query's own read refused by the source fails the clone, with the source's reason.
+    await expect(cloneRemote({ remote: new RemoteServer({ baseUrl: source.url }), query: CASES_QUERY, depth: 1, maxRecords: 100, withFiles: false, redact: [], out })).rejects.toThrow(/refused crm\.Case \(subquery "cases"\): unauthenticated/);
+    expect(existsSync(out)).toBe(false);
     // A misspelt name must not pass for a document key: the field it meant would go out unredacted.
     await expect(cloneRemote({ remote, query: CASES_QUERY, depth: 1, maxRecords: 100, withFiles: false, redact: ['emial'], out })).rejects.toThrow(/--redact emial: no model/);
     expect(existsSync(out)).toBe(false);

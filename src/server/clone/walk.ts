@@ -11,7 +11,10 @@ import type { JsonObject } from '../../shared/protocol.ts';
 import type { ModelDef, Workspace } from '../workspace/types.ts';
 import { fetchBatches, type FetchFailure, type FetchSpec } from './batch-fetch.ts';
 import type { RootQuery } from './query-roots.ts';
-import type { RemoteServer } from './remote-server.ts';
+import { RemoteError, type RemoteServer } from './remote-server.ts';
+
+/** Ids in one `__in` read at most: keeps a request's body small whatever the source's page size. */
+const MAX_IDS_PER_READ = 1000;
 
 export interface WalkOptions {
   ws: Workspace;
@@ -103,14 +106,18 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
     return found;
   };
 
+  const chunk = Math.min(options.pageSize, MAX_IDS_PER_READ);
   frontier = await run(options.roots.map(rootSpec));
+  // Without the query's own records there is nothing to reproduce: that is the clone failing.
+  const refused = failures.find((failure) => failure.spec.root);
+  if (refused) throw new RemoteError(0, refused.code, `The source refused ${refused.spec.label}: ${refused.code}: ${refused.message}`);
   for (level = 1; level <= options.depth && !truncated && frontier.size > 0; level += 1) {
-    frontier = await run([...referenceSpecs(options.ws, frontier, records, missing, options.pageSize), ...reverseSpecs(options.ws, frontier, options.pageSize)]);
+    frontier = await run([...referenceSpecs(options.ws, frontier, records, missing, chunk), ...reverseSpecs(options.ws, frontier, chunk)]);
   }
   // References of everything copied so far, until none points outside the copy.
   for (; !truncated; level += 1) {
     const everything = new Map([...records].map(([namespace, byId]) => [namespace, [...byId.values()]]));
-    const specs = referenceSpecs(options.ws, everything, records, missing, options.pageSize);
+    const specs = referenceSpecs(options.ws, everything, records, missing, chunk);
     if (specs.length === 0) break;
     await run(specs);
   }
@@ -120,7 +127,7 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
 }
 
 function rootSpec(root: RootQuery): FetchSpec {
-  const spec: FetchSpec = { namespace: root.namespace, schema: root.schema, label: root.name === null ? `${root.namespace} (the query)` : `${root.namespace} (subquery "${root.name}")` };
+  const spec: FetchSpec = { namespace: root.namespace, schema: root.schema, root: true, label: root.name === null ? `${root.namespace} (the query)` : `${root.namespace} (subquery "${root.name}")` };
   if (root.filter) spec.filter = root.filter;
   if (root.exclude) spec.exclude = root.exclude;
   if (root.search !== undefined) spec.search = root.search;
