@@ -40,7 +40,8 @@ export interface MutationSink {
   emit?(sql: SqlSession, namespace: string, event: string, record: JsonValue): void;
 }
 
-export type HookName = 'before_create' | 'after_create' | 'before_update' | 'after_update' | 'before_delete' | 'after_delete';
+export const HOOK_NAMES = ['before_create', 'after_create', 'before_update', 'after_update', 'before_delete', 'after_delete'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The hooks modules of the workspace's apps (PROTOCOL.md 6). */
 export interface HookRunner {

@@ -99,7 +99,7 @@ function fileIds(uploads: Map<string, UploadedFile>): Map<string, string> {
   return new Map([...uploads].map(([field, file]) => [field, file.id]));
 }
 
-async function hashPasswords(checked: CheckedValues): Promise<void> {
+export async function hashPasswords(checked: CheckedValues): Promise<void> {
   for (const [column, plain] of checked.passwords) checked.columns.set(column, await hashPassword(plain));
 }
 
@@ -113,7 +113,7 @@ function checkRefs(ctx: RequestContext, checked: CheckedValues): void {
 }
 
 /** Runs a write, turning SQLite constraint failures into coded errors. */
-function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
+export function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
   try {
     return ctx.sql.run(sql, params);
   } catch (error) {
