@@ -10,7 +10,7 @@
 import type { FieldType, JsonValue } from '../../shared/protocol.ts';
 import { isPlainObject } from '../workspace/check.ts';
 import { WorkspaceError } from '../workspace/errors.ts';
-import { isFieldType } from '../workspace/field-values.ts';
+import { isFieldType } from '../workspace/field-codec.ts';
 import { DEFAULT_LIMITS, resolveWorkspace } from '../workspace/resolve.ts';
 import { COMMON_FIELD_OPTIONS, TYPE_OPTIONS } from '../workspace/resolve-field.ts';
 import { PERMISSION_INTENTS } from '../workspace/resolve-permissions.ts';

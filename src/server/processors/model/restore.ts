@@ -1,7 +1,7 @@
 /**
  * Writes a record copied from another server (`jql-console clone`) under its own id: the create
- * path's value checks and codec (checkValues, toSql, password hashing), the file rows, the event
- * log and the cache, but no hooks and no permission check (the copy belongs to whoever runs the
+ * path's value checks and codec (checkValues, toSql, password hashing), the file rows and the event
+ * log (the cache learns of the write from its change triggers), but no hooks and no permission check (the copy belongs to whoever runs the
  * server, as the seed does) and the server-set values (`auto` timestamps) taken from the source.
  * References are checked when the transaction commits (`deferReferenceChecks`), so records may
  * arrive in any order, cycles included.
@@ -12,7 +12,8 @@ import type { SqlRunner } from '../../db/sql-session.ts';
 import { JqlFailure, jqlError } from '../../errors.ts';
 import { quote } from '../../query/paths.ts';
 import type { ModelDef } from '../../workspace/types.ts';
-import { checkValues, problemWith, toSql } from './values.ts';
+import { toStored } from '../../workspace/field-codec.ts';
+import { checkValues, problemWith } from './values.ts';
 import { hashPasswords, runWrite } from './write.ts';
 
 /** Foreign keys of the open transaction are checked at COMMIT instead of at each INSERT. */
@@ -39,7 +40,7 @@ export async function restoreRecord(ctx: RequestContext, model: ModelDef, id: nu
     const field = model.fields.get(name)!;
     const problem = problemWith(field, value);
     if (problem) errors.push(jqlError('validation_error', `${name} ${problem}`, { field: name, path: [name] }));
-    else checked.columns.set(field.column, toSql(field, value));
+    else checked.columns.set(field.column, toStored(field.type, value));
   }
   if (errors.length > 0) throw new JqlFailure(errors);
   await hashPasswords(checked);
@@ -47,5 +48,4 @@ export async function restoreRecord(ctx: RequestContext, model: ModelDef, id: nu
   const columns = ['id', ...checked.columns.keys()];
   runWrite(ctx, model, `INSERT INTO ${quote(model.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, [id, ...checked.columns.values()]);
   ctx.state.mutations.record(ctx.sql, { kind: 'created', namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
 }

@@ -35,5 +35,4 @@ export function restoreDocument(ctx: RequestContext, collection: CollectionDef, 
     throw error;
   }
   ctx.state.mutations.record(ctx.sql, { kind: 'created', namespace: collection.key, schema: 'nosql', id: id as number });
-  ctx.state.cache.invalidate(collection.key);
 }
