@@ -14,6 +14,7 @@ import { LOCAL_ADMIN } from '../auth/local-admin.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
+import { mayActAsLocalAdmin } from '../http/local-admin-request.ts';
 import { credentialsOf } from '../http/request-input.ts';
 import { CollectionError, insidePath, readCollection, writeRequest } from './folder.ts';
 import { importExport } from './import-export.ts';
@@ -85,18 +86,16 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
   });
 };
 
+/**
+ * Only the local admin, and only from where it may act (a loopback peer, a loopback Host with the
+ * server's port, no foreign Origin): the browser's launch cookie, or the desktop app's main.
+ */
 async function refuse(state: ServerState, request: FastifyRequest): Promise<JqlFailure | null> {
-  if (!isLoopbackAddress(request.socket.remoteAddress)) return new JqlFailure([jqlError('forbidden', 'Collection folders are served to this machine only')]);
+  if (!mayActAsLocalAdmin(request)) return new JqlFailure([jqlError('forbidden', 'Collection folders are served to this machine only, at the address the server printed')]);
   const identity = await state.identity.identify(credentialsOf(request), undefined);
   if (identity.error || !identity.user) return new JqlFailure([jqlError('unauthenticated', 'Collection folders are for the local admin: open the console from the URL the server printed')]);
   if (identity.user.username !== LOCAL_ADMIN) return new JqlFailure([jqlError('forbidden', 'Collection folders are for the local admin only')]);
   return null;
-}
-
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
 /** Collection folders under the root (the root itself when it is one), as ids relative to it. */
