@@ -1,11 +1,12 @@
 // Issue 15 point 7 (PROTOCOL.md 4): a login for an unknown username costs what a wrong password costs,
 // because it runs the same scrypt. Counted, not timed: every login derives exactly one key.
+import type * as Crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testApp, type TestApp } from '../testing/fixture.ts';
 
 const derived = vi.hoisted(() => ({ calls: [] as Array<{ N?: number; r?: number; p?: number; keylen: number }> }));
 vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:crypto')>();
+  const actual = await importOriginal<typeof Crypto>();
   const scrypt = ((password: unknown, salt: unknown, keylen: number, options: { N?: number; r?: number; p?: number }, callback: unknown) => {
     derived.calls.push({ N: options.N, r: options.r, p: options.p, keylen });
     return (actual.scrypt as (...args: unknown[]) => void)(password, salt, keylen, options, callback);
