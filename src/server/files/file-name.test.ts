@@ -1,15 +1,22 @@
 // Issue 21 point 8 (PROTOCOL.md 9.2): a stored file name keeps no Unicode control (Cc) or format (Cf)
 // character, so U+202E cannot make `invoice\u202Efdp.exe` show as `invoiceexe.pdf`.
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, startFileServer, VAULT_WORKSPACE, type FileServer } from '../testing/file-server.ts';
 import { writeWorkspace } from '../testing/fixture.ts';
 import { cleanFileName } from './file-name.ts';
 
 let s: FileServer;
+let workspace: string;
 beforeAll(async () => {
-  s = await startFileServer({ workspace: writeWorkspace(VAULT_WORKSPACE) });
+  workspace = writeWorkspace(VAULT_WORKSPACE);
+  s = await startFileServer({ workspace });
 });
-afterAll(() => s.close());
+afterAll(async () => {
+  await s.close();
+  rmSync(dirname(workspace), { recursive: true, force: true });
+});
 
 describe('stored file names', () => {
   it('are stored and answered without bidi overrides, zero-width or control characters', async () => {

@@ -1,4 +1,5 @@
 // DNS rebinding (PROTOCOL.md 1): a loopback server answers loopback Host names (or its --host) only.
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { start, type RunningServer } from '../index.ts';
@@ -7,12 +8,17 @@ import { rawRequest } from '../testing/raw-http.ts';
 import { answersHost } from './host-guard.ts';
 
 let server: RunningServer;
+let dataDir: string;
 let port: number;
 beforeAll(async () => {
-  server = await start({ dataDir: tempDir(), port: 0, env: {} });
+  dataDir = tempDir();
+  server = await start({ dataDir, port: 0, env: {} });
   port = server.port;
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 const jql = JSON.stringify({ __meta__: { namespace: 'tickets.Ticket', intent: 'count' } });
 const get = (path: string, host: string) => rawRequest(`http://127.0.0.1:${port}${path}`, { headers: { host } });

@@ -1,17 +1,24 @@
 // Issue 15 point 6 (PROTOCOL.md 10): a change of roles, is_active, password, or a logout applies to the
 // user's open subscriptions before the next event is delivered. Over a real WebSocket, with the
 // default 30 s heartbeat (which must not be what ends them) and no waiting beyond the events.
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, ADMIN_ENV, writeStreamsWorkspace } from '../testing/streams-workspace.ts';
 import { startStreamServer, StreamClient, type StreamServer } from '../testing/stream-client.ts';
 
 let s: StreamServer;
+let workspace: string;
 let admin: string;
 beforeAll(async () => {
-  s = await startStreamServer({ workspace: writeStreamsWorkspace(), env: ADMIN_ENV });
+  workspace = writeStreamsWorkspace();
+  s = await startStreamServer({ workspace, env: ADMIN_ENV });
   admin = await s.login(ADMIN.username, ADMIN.password);
 });
-afterAll(() => s.close());
+afterAll(async () => {
+  await s.close();
+  rmSync(dirname(workspace), { recursive: true, force: true });
+});
 
 let serial = 0;
 async function member(roles: string[]): Promise<{ id: number; username: string; password: string; token: string }> {
