@@ -7,7 +7,7 @@ import type { FieldType, JsonValue } from '../../shared/protocol.ts';
 import type { FieldDef } from './types.ts';
 import type { At } from './check.ts';
 import { expectObject, fail, show } from './check.ts';
-import { FIELD_TYPES, isFieldType, valueProblem } from './field-values.ts';
+import { FIELD_TYPES, isFieldType, valueProblem } from './field-codec.ts';
 
 const COMMON = ['type', 'required', 'null', 'default', 'writeOnly', 'hidden'] as const;
 

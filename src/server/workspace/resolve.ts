@@ -20,6 +20,8 @@ export const DEFAULT_LIMITS: Workspace['limits'] = {
   maxBodyBytes: 10 * 1024 * 1024,
   maxStreamEvents: 10_000,
   cacheEntries: 1000,
+  // The retrieve cache holds at most this many characters of serialized answers (and keys).
+  cacheBytes: 64 * 1024 * 1024,
   // 0: no rate limit (the default); a positive number caps JQL requests per client per minute.
   requestsPerMinute: 0,
 };
