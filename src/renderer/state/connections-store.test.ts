@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectionsStore, EMBEDDED_ID } from './connections-store.ts';
 import { memoryStorage } from './external-store.ts';
 import { createMemorySecretStore } from './secret-store.ts';
@@ -108,6 +108,20 @@ describe('ConnectionsStore', () => {
     expect(store.target(EMBEDDED_ID)?.token).toBe('admin-token');
   });
 
+  it('is the local admin through the browser-mode cookie with no token, and comes back to it after "Sign in as…"', async () => {
+    const store = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
+    store.setEmbedded('http://e', undefined, true);
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ user: { username: 'local admin' }, signedIn: true });
+    expect(store.target(EMBEDDED_ID)).toMatchObject({ token: null, localAdmin: true });
+    await store.signIn(EMBEDDED_ID, 'viewer-token', { username: 'viewer' });
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ canRestoreLocalAdmin: true });
+    expect(store.target(EMBEDDED_ID)?.token).toBe('viewer-token');
+    expect(store.target(EMBEDDED_ID)?.localAdmin).toBeUndefined();
+    store.restoreLocalAdmin();
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
+    expect(store.target(EMBEDDED_ID)?.token).toBeNull();
+  });
+
   it('says when the list of connections cannot be stored', () => {
     const storage = memoryStorage();
     storage.setItem = () => {
@@ -122,5 +136,26 @@ describe('ConnectionsStore', () => {
     const storage = memoryStorage();
     storage.setItem('jql.connections.v1', '{not json');
     expect(new ConnectionsStore(storage, createMemorySecretStore()).getSnapshot().connections).toEqual([]);
+  });
+});
+
+describe('local copies', () => {
+  it('adds a copy as a signed-in local connection whose token is never stored, and removes it', async () => {
+    const storage = memoryStorage();
+    const memory = createMemorySecretStore();
+    const secrets = { ...memory, set: vi.fn(memory.set), delete: vi.fn(memory.delete) };
+    const store = new ConnectionsStore(storage, secrets);
+    store.add(draft);
+    const id = store.addLocal({ name: 'Local copy of Prod', baseUrl: 'http://127.0.0.1:40001', token: 'copy-token' });
+    expect(store.get(id)).toMatchObject({ kind: 'local', deployment: 'local', readOnly: false, signedIn: true });
+    expect(store.target(id)).toMatchObject({ baseUrl: 'http://127.0.0.1:40001', token: 'copy-token' });
+    const saved = [...storage.data.values()].join('\n');
+    expect(saved).toContain('Staging');
+    expect(saved).not.toContain('copy-token');
+    expect(saved).not.toContain('Local copy of Prod');
+    await store.remove(id);
+    expect(store.get(id)).toBeUndefined();
+    expect(secrets.set).not.toHaveBeenCalled();
+    expect(secrets.delete).not.toHaveBeenCalled();
   });
 });

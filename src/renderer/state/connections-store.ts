@@ -1,6 +1,8 @@
 /**
  * The connections: the embedded one (the server this console came with, signed in as the local
- * admin) and any number of remote ones. Each has a deployment kind (local, development, staging,
+ * admin), any number of remote ones, and local copies made by "Reproduce locally" (each served by
+ * a server the console's own server or main started, signed in as that copy's local admin; they
+ * last as long as that server, so they are not kept across restarts). Each has a deployment kind (local, development, staging,
  * production) and a read-only switch (state/safety). Names, URLs, kinds and the signed-in user's
  * name are kept in localStorage; tokens only in the SecretStore, and in memory while the app runs.
  */
@@ -15,7 +17,7 @@ const STORAGE_KEY = 'jql.connections.v1';
 
 export interface Connection {
   id: string;
-  kind: 'embedded' | 'remote';
+  kind: 'embedded' | 'remote' | 'local';
   name: string;
   baseUrl: string;
   authClass: AuthenticationClass;
@@ -64,6 +66,9 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   private storage: KeyValueStorage;
   private secrets: SecretStore;
   private localAdminToken: string | null = null;
+  private readonly localIds = new Set<string>();
+  /** Browser mode: the page is the local admin through an HttpOnly cookie it cannot read. */
+  private ambientLocalAdmin = false;
   private embeddedReadOnly: boolean;
   private readonly onSaveError: (message: string) => void;
 
@@ -98,12 +103,19 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   target(id: string): ServerTarget | null {
     const c = this.get(id);
     if (!c) return null;
-    return { connectionId: c.id, baseUrl: c.baseUrl, authClass: c.authClass, token: this.tokens.get(c.id) ?? null };
+    const token = this.tokens.get(c.id) ?? null;
+    const localAdmin = c.id === EMBEDDED_ID && this.ambientLocalAdmin && token === null;
+    return { connectionId: c.id, baseUrl: c.baseUrl, authClass: c.authClass, token, ...(localAdmin ? { localAdmin } : {}) };
   }
 
-  /** The embedded connection, first in the list; its token is the local admin's and is never stored. */
-  setEmbedded(baseUrl: string, localAdminToken: string | undefined): void {
+  /**
+   * The embedded connection, first in the list. It is the local admin either through a token that is
+   * never stored, or (browser mode, `ambientLocalAdmin`) through the page's HttpOnly cookie, in which
+   * case it holds no token at all and a sign-in as another user overrides the cookie with a token.
+   */
+  setEmbedded(baseUrl: string, localAdminToken: string | undefined, ambientLocalAdmin = false): void {
     this.localAdminToken = localAdminToken ?? null;
+    this.ambientLocalAdmin = ambientLocalAdmin && !localAdminToken;
     if (localAdminToken) this.tokens.set(EMBEDDED_ID, localAdminToken);
     else this.tokens.delete(EMBEDDED_ID);
     const embedded: Connection = {
@@ -112,8 +124,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
       name: 'Embedded server',
       baseUrl,
       authClass: 'jwt',
-      user: localAdminToken ? { username: 'local admin' } : null,
-      signedIn: !!localAdminToken,
+      user: this.hasLocalAdmin ? { username: 'local admin' } : null,
+      signedIn: this.hasLocalAdmin,
       deployment: 'local',
       readOnly: this.embeddedReadOnly,
     };
@@ -127,6 +139,26 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   setEmbeddedError(message: string): void {
     this.setState({ ...this.getSnapshot(), embeddedPending: false, embeddedError: message });
+  }
+
+  /** A copy made by "Reproduce locally": its token is in memory only, like the embedded one's. */
+  addLocal(copy: { name: string; baseUrl: string; token: string }): string {
+    const id = newId('local');
+    this.localIds.add(id);
+    this.tokens.set(id, copy.token);
+    const connection: Connection = {
+      id,
+      kind: 'local',
+      name: copy.name,
+      baseUrl: copy.baseUrl,
+      authClass: 'jwt',
+      user: { username: 'local admin' },
+      signedIn: true,
+      deployment: 'local',
+      readOnly: false,
+    };
+    this.setState({ ...this.getSnapshot(), connections: [...this.getSnapshot().connections, connection] });
+    return id;
   }
 
   add(draft: ConnectionDraft): string {
@@ -162,22 +194,27 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.persist();
   }
 
+  private get hasLocalAdmin(): boolean {
+    return this.localAdminToken !== null || this.ambientLocalAdmin;
+  }
+
   /** After "Sign in as…" another user on the embedded connection: back to the local admin. */
   restoreLocalAdmin(): void {
-    if (!this.localAdminToken) return;
-    this.tokens.set(EMBEDDED_ID, this.localAdminToken);
+    if (!this.hasLocalAdmin) return;
+    if (this.localAdminToken) this.tokens.set(EMBEDDED_ID, this.localAdminToken);
+    else this.tokens.delete(EMBEDDED_ID);
     this.patch(EMBEDDED_ID, { user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
   }
 
   async signIn(id: string, token: string, user: SignedInUser): Promise<void> {
     this.tokens.set(id, token);
-    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
-    if (id !== EMBEDDED_ID) await this.secrets.set(tokenKey(id), token);
+    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.hasLocalAdmin } : {}) });
+    if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.set(tokenKey(id), token);
     this.persist();
   }
 
   async signOut(id: string): Promise<void> {
-    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
+    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.hasLocalAdmin } : {}) });
     await this.forgetToken(id);
     this.persist();
   }
@@ -189,7 +226,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   private async forgetToken(id: string): Promise<void> {
     this.tokens.delete(id);
-    if (id !== EMBEDDED_ID) await this.secrets.delete(tokenKey(id)).catch(() => undefined);
+    // Only remote tokens are stored; the embedded and local ones live in memory.
+    if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.delete(tokenKey(id)).catch(() => undefined);
   }
 
   private patch(id: string, patch: Partial<Connection>): void {

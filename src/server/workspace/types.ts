@@ -42,6 +42,9 @@ export interface RawApp {
 }
 
 export interface WorkspaceFile {
+  $schema?: string;
+  /** A comment for people; the server ignores it. */
+  _notes?: string | string[];
   name?: string;
   limits?: Partial<WorkspaceLimits> & { maxStreamEvents?: number; cacheEntries?: number; cacheBytes?: number; requestsPerMinute?: number };
   apps?: Record<string, RawApp>;
