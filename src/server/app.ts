@@ -107,10 +107,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     config: (request) => ({ basePath: state.basePath, version: state.version, ...(isLocalAdminRequest(request, state.localAdmin) ? { localAdmin: true } : {}) }),
     localAdmin: () => state.localAdmin,
   });
-  if (options.collections) await app.register(collectionsRoute, { prefix: state.basePath, state, root: options.collections });
+  if (options.collections) await app.register(collectionsRoute, { prefix: state.basePath, identity: state.identity, root: options.collections });
   if (options.clones) {
     const jobs = options.clones;
-    await app.register(cloneRoute, { prefix: state.basePath, state, jobs });
+    await app.register(cloneRoute, { prefix: state.basePath, identity: state.identity, jobs });
     app.addHook('onClose', () => jobs.close());
   }
   return { app, state, listener };

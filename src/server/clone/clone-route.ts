@@ -7,23 +7,24 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { CloneRequest } from '../../shared/clone.ts';
-import type { ServerState } from '../context.ts';
+import type { IdentityService } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
 import { refuseUnlessLocalAdmin } from '../http/local-admin-only.ts';
 import { CloneJobError, type CloneJobs } from './clone-jobs.ts';
 
 export interface CloneRouteOptions {
-  state: ServerState;
+  /** Who calls: only the local admin may (http/local-admin-only.ts). */
+  identity: IdentityService;
   jobs: CloneJobs;
 }
 
 /** `@fastify/cors` skips a route whose config says so (whatever `--cors` allows elsewhere). */
 const NO_CORS = { config: { cors: false } };
 
-export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { state, jobs }) => {
+export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { identity, jobs }) => {
   app.addHook('preHandler', async (request, reply) => {
-    const refusal = await refuseUnlessLocalAdmin(state, request, 'Local copies');
+    const refusal = await refuseUnlessLocalAdmin(identity, request, 'Local copies');
     if (refusal) return sendFailure(reply, refusal);
     // Never cached: answers hold tokens.
     reply.header('cache-control', 'no-store');

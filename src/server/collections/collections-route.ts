@@ -10,7 +10,7 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { COLLECTION_FILE, parseRequestFile, REQUEST_SUFFIX, type RequestFile } from '../../shared/collections/format.ts';
-import type { ServerState } from '../context.ts';
+import type { IdentityService } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
 import { refuseUnlessLocalAdmin } from '../http/local-admin-only.ts';
@@ -18,7 +18,8 @@ import { CollectionError, insidePath, readCollection, writeRequest } from './fol
 import { importExport } from './import-export.ts';
 
 export interface CollectionsRouteOptions {
-  state: ServerState;
+  /** Who calls: only the local admin may (http/local-admin-only.ts). */
+  identity: IdentityService;
   /** The folder that holds collections (or is one). */
   root: string;
 }
@@ -36,10 +37,10 @@ export interface CollectionSnapshot {
 
 const MAX_DEPTH = 3;
 
-export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = async (app, { state, root: rootDir }) => {
+export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = async (app, { identity, root: rootDir }) => {
   const root = resolve(rootDir);
   app.addHook('preHandler', async (request, reply) => {
-    const refusal = await refuseUnlessLocalAdmin(state, request, 'Collection folders');
+    const refusal = await refuseUnlessLocalAdmin(identity, request, 'Collection folders');
     if (refusal) return sendFailure(reply, refusal);
     return undefined;
   });

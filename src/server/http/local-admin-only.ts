@@ -6,16 +6,16 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { LOCAL_ADMIN } from '../auth/local-admin.ts';
-import type { ServerState } from '../context.ts';
+import type { IdentityService } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { mayActAsLocalAdmin } from './local-admin-request.ts';
 import { credentialsOf } from './request-input.ts';
 
 /** Null when the request is the local admin's; else the failure to answer. `what` names the routes ("Collection folders"). */
-export async function refuseUnlessLocalAdmin(state: ServerState, request: FastifyRequest, what: string): Promise<JqlFailure | null> {
+export async function refuseUnlessLocalAdmin(identity: IdentityService, request: FastifyRequest, what: string): Promise<JqlFailure | null> {
   if (!mayActAsLocalAdmin(request)) return new JqlFailure([jqlError('forbidden', `${what} are served to this machine only, at the address the server printed`)]);
-  const identity = await state.identity.identify(credentialsOf(request), undefined);
-  if (identity.error || !identity.user) return new JqlFailure([jqlError('unauthenticated', `${what} are for the local admin: open the console from the URL the server printed`)]);
-  if (identity.user.username !== LOCAL_ADMIN) return new JqlFailure([jqlError('forbidden', `${what} are for the local admin only`)]);
+  const caller = await identity.identify(credentialsOf(request), undefined);
+  if (caller.error || !caller.user) return new JqlFailure([jqlError('unauthenticated', `${what} are for the local admin: open the console from the URL the server printed`)]);
+  if (caller.user.username !== LOCAL_ADMIN) return new JqlFailure([jqlError('forbidden', `${what} are for the local admin only`)]);
   return null;
 }
