@@ -27,6 +27,11 @@ export interface AppOptions extends StateOptions {
   streams?: StreamOptions;
   /** A folder of collections the browser-mode console may open and edit (`--collections DIR`). */
   collections?: string;
+  /**
+   * Serve the console web UI and its configuration (browser mode, the default). The desktop app's
+   * embedded server serves neither: its page is app://, and it hands no credential to any caller.
+   */
+  serveConsole?: boolean;
 }
 
 export interface BuiltApp {
@@ -79,7 +84,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await registerWebSockets(app);
   await app.register(streamRoute, { prefix, state, hub, views, ...options.streams });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
-  await serveConsole(app, {
+  if (options.serveConsole !== false) await serveConsole(app, {
     basePath: state.basePath,
     rootDir: fileURLToPath(new URL('../../out/renderer', import.meta.url)),
     config: () => ({ basePath: state.basePath, version: state.version, ...(state.localAdminToken ? { localAdminToken: state.localAdminToken } : {}) }),

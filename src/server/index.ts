@@ -6,6 +6,7 @@ import { buildApp, type AppOptions } from './app.ts';
 import type { FastifyInstance } from 'fastify';
 import { localAdminToken } from './auth/local-admin.ts';
 import type { ServerState } from './context.ts';
+import { loadWorkspace } from './workspace/resolve.ts';
 
 export interface StartOptions extends AppOptions {
   host?: string;
@@ -55,5 +56,14 @@ export async function stop(server: RunningServer): Promise<void> {
 }
 
 export { buildApp };
+
+/**
+ * The JavaScript files a workspace runs in the process that serves it (each app's controllers and
+ * hooks modules), so the desktop app can say which files will run before it trusts a workspace.
+ */
+export function workspaceCodeFiles(file: string): string[] {
+  const ws = loadWorkspace(file);
+  return [...ws.apps.values()].flatMap((app) => [app.controllersPath, app.hooksPath]).filter((path): path is string => typeof path === 'string');
+}
 /** SQLite for the desktop app's own stores (history, documents): the server's one door to the driver. */
 export { openDatabase, type Sqlite } from './db/database.ts';
