@@ -57,8 +57,10 @@ const SOCKET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function validateWsOpen(input: unknown): WsOpenRequest {
   if (typeof input !== 'object' || input === null) throw new ProxyRequestError('A socket request must be an object.');
   const r = input as Record<string, unknown>;
-  // No credential comes from the page: main adds the connection's own.
-  return { connectionId: validateConnectionId(r.connectionId), url: validateUrl(r.url, ['ws:', 'wss:']).href };
+  // No credential comes from the page: main adds the connection's own, unless asked to open it anonymously.
+  const request: WsOpenRequest = { connectionId: validateConnectionId(r.connectionId), url: validateUrl(r.url, ['ws:', 'wss:']).href };
+  if (r.credentials === 'omit') request.credentials = 'omit';
+  return request;
 }
 
 export function validateSocketId(input: unknown): string {
@@ -116,7 +118,7 @@ export class WsProxy {
   /** Resolves with the socket's id once it is open; rejects when it cannot open. */
   async open(request: WsOpenRequest): Promise<{ socketId: string }> {
     if (this.sockets.size >= (this.deps.maxSockets ?? 32)) throw new Error('Too many open sockets.');
-    const prepared = await this.deps.gateway.prepare({ connectionId: request.connectionId, url: request.url, headers: {}, credentials: 'connection' });
+    const prepared = await this.deps.gateway.prepare({ connectionId: request.connectionId, url: request.url, headers: {}, credentials: request.credentials ?? 'connection' });
     const cookie = prepared.jar ? await this.deps.cookieHeader(prepared.jar, httpUrlOf(request.url)) : null;
     const socketId = (this.deps.newId ?? randomUUID)();
     const headers: Record<string, string> = { ...prepared.headers };

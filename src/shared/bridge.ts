@@ -118,6 +118,8 @@ export interface WsOpenRequest {
   connectionId: string;
   /** ws: or wss:, on the connection's origin. */
   url: string;
+  /** As for a request: `connection` (the default) signs the socket in, `omit` opens it anonymously. */
+  credentials?: 'connection' | 'omit';
 }
 
 export interface WsMessageEvent {

@@ -15,6 +15,11 @@ export interface HttpRequestSpec {
   body?: string;
   /** Send cookies (session authentication) cross-origin. */
   withCredentials: boolean;
+  /**
+   * Desktop app: main adds the connection's own credential (its bearer token, its cookie jar); the
+   * page holds none. Absent: main adds nothing beyond the cookies `withCredentials` asks for.
+   */
+  connectionCredentials?: boolean;
   timeoutMs?: number;
 }
 
