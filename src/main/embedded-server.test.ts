@@ -85,3 +85,13 @@ describe('EmbeddedServer', () => {
     ]);
   });
 });
+
+describe('EmbeddedServer failure messages', () => {
+  it('reports a failure without bidi controls the workspace file may hold', async () => {
+    const start: StartServerFn = async () => {
+      throw new Error('app "inv\u202Eoice" has no models');
+    };
+    const { server } = setup(start);
+    expect(await server.open('/ws/bad.json')).toMatchObject({ state: 'failed', message: 'app "invoice" has no models' });
+  });
+});

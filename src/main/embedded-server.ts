@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { EmbeddedServerStatus } from '../shared/bridge.ts';
+import { plainLabel } from '../shared/plain-label.ts';
 
 export interface StartedServer {
   url: string;
@@ -82,7 +83,8 @@ export class EmbeddedServer {
         this.deps.onServer?.(server.url, server.localAdminToken ?? null);
         this.report({ state: 'running', url: server.url, workspace, localAdmin: Boolean(server.localAdminToken) });
       } catch (err) {
-        this.report({ state: 'failed', workspace, message: (err as Error).message || String(err) });
+        // The message may quote the workspace file (names, paths): shown as a label, without bidi controls.
+        this.report({ state: 'failed', workspace, message: plainLabel((err as Error).message || String(err)) });
       }
       return this.current;
     });

@@ -111,3 +111,15 @@ describe('ReachPolicy', () => {
     expect(c.asked).toEqual(['https://rebind.example']);
   });
 });
+
+describe('ConnectionGateway wording', () => {
+  it('words a name that does not resolve like any unreachable server', async () => {
+    const c = testConnections({
+      resolve: async () => {
+        throw new Error('net::ERR_NAME_NOT_RESOLVED');
+      },
+    });
+    await c.add({ id: 'conn-1', baseUrl: 'https://nowhere.example', authClass: 'jwt' });
+    await expect(c.gateway.prepare(page('https://nowhere.example/jql'))).rejects.toThrow('Could not reach https://nowhere.example (net::ERR_NAME_NOT_RESOLVED).');
+  });
+});

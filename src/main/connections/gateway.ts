@@ -9,7 +9,7 @@
 import { httpOrigin } from '../../shared/origin.ts';
 import type { ConnectionRegistry, RegisteredConnection } from './connection-registry.ts';
 import type { CredentialVault } from './credential-vault.ts';
-import type { Reach, ReachPolicy } from './reach-policy.ts';
+import { ReachRefusedError, type Reach, type ReachPolicy } from './reach-policy.ts';
 
 export class ConnectionRefusedError extends Error {
   override readonly name = 'ConnectionRefusedError';
@@ -53,7 +53,11 @@ export class ConnectionGateway {
 
   async prepare(input: GatewayInput): Promise<PreparedRequest> {
     const connection = this.connectionFor(input.connectionId, input.url);
-    const reach = await this.deps.reach.check(connection);
+    const reach = await this.deps.reach.check(connection).catch((error: Error) => {
+      if (error instanceof ReachRefusedError) throw error;
+      // A name that does not resolve, and the like: worded like any other unreachable server.
+      throw new Error(`Could not reach ${connection.origin} (${error.message}).`);
+    });
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(input.headers)) {
       if (!MAIN_ONLY.test(name) || (input.credentials === 'omit' && /^authorization$/i.test(name))) headers[name] = value;
