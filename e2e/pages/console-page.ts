@@ -15,7 +15,7 @@ export class ConsolePage {
 
   // Views
   /** Shows a view of the workbench from the rail. */
-  async showView(name: 'Query' | 'Upload' | 'Streams' | 'History' | 'Saved' | 'Diff'): Promise<void> {
+  async showView(name: 'Query' | 'Upload' | 'Streams' | 'History' | 'Saved' | 'Diff' | 'Docs'): Promise<void> {
     await this.page.getByRole('tablist', { name: 'Views' }).getByRole('tab', { name }).click();
     await expect(this.viewPanel(name)).toBeVisible();
   }
