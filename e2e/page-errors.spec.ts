@@ -1,7 +1,7 @@
 /** No view throws: the console is walked through every view, and any uncaught page error fails it. */
 import { expect, test } from './fixtures/test.ts';
 
-const VIEWS = ['Query', 'Upload', 'Streams', 'History', 'Saved', 'Diff'] as const;
+const VIEWS = ['Query', 'Upload', 'Streams', 'History', 'Saved', 'Diff', 'Docs'] as const;
 
 test('every view opens without an uncaught page error', async ({ page, app }) => {
   const errors: string[] = [];

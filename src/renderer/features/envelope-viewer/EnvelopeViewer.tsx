@@ -8,6 +8,8 @@ import { useState, type JSX, type ReactNode } from 'react';
 import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
 import { RefusedWrite } from '../../components/RunAnyway.tsx';
 import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
+import type { ErrorCode } from '../../../shared/error-codes.ts';
+import { errorAnchor } from '../../monaco/protocol-help.ts';
 import { allErrors } from '../../response/result-view.ts';
 import type { RunDone, RunState } from '../../state/results-store.ts';
 import { useServices, useStore } from '../../state/services.ts';
@@ -25,7 +27,7 @@ type View = 'table' | 'json' | 'errors' | 'sql' | 'raw';
 
 /** The active editor tab's last response. */
 export function EnvelopeViewer(): JSX.Element {
-  const { tabs, results, editorBus, run: runTab } = useServices();
+  const { tabs, results, editorBus, run: runTab, workbench } = useServices();
   const tabState = useStore(tabs);
   const resultState = useStore(results);
   const tab = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
@@ -37,6 +39,7 @@ export function EnvelopeViewer(): JSX.Element {
       empty={<NoResponse tab={tab} />}
       queryInfoLevel={tab.queryInfoLevel}
       onRevealError={(errorIndex) => editorBus.revealError({ tabId: tab.id, errorIndex })}
+      onOpenDocs={(code) => workbench.openDocs({ doc: 'protocol', anchor: errorAnchor(code) })}
       onAskForSql={() => {
         tabs.setQueryInfoLevel(tab.id, 2);
         void runTab(tab.id);
@@ -56,6 +59,8 @@ export interface ResultViewerProps {
   viewKey?: string;
   queryInfoLevel?: QueryInfoLevel;
   onRevealError?: (errorIndex: number) => void;
+  /** Opens an error code's entry of the protocol docs. */
+  onOpenDocs?: (code: ErrorCode) => void;
   onAskForSql?: () => void;
   /** Copy as curl/fetch; off for requests a snippet cannot reproduce (multipart uploads). */
   snippets?: boolean;
@@ -167,7 +172,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
       <div className="view-body">
         {current === 'table' && rows && <PayloadTable key={sectionIndex} rows={rows} />}
         {current === 'json' && section && <JsonTree key={sectionIndex} value={section.payload} />}
-        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} />}
+        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />}
         {current === 'sql' && props.onAskForSql && <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />}
         {current === 'raw' && <RawBody raw={props.run.raw} />}
       </div>
