@@ -5,7 +5,7 @@
  */
 import { expect, test } from './fixtures/test.ts';
 
-test('a __meta__ key, a lookup and an intent explain themselves and open their section in the Docs view', async ({ app, page }) => {
+test('a __meta__ key, a lookup and an intent explain themselves and open their section in the Docs view', async ({ app }) => {
   await expect(app.schemaState).toHaveText('schema: demo');
   await app.setQuery({ __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', filter: { priority__gte: 4 }, limit: 5 } });
 
