@@ -10,9 +10,8 @@ import type { ParsedMeta } from '../../query/meta.ts';
 import { quote } from '../../query/paths.ts';
 import { buildSelection } from '../../query/selection.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
-import type { ModelDef } from '../../workspace/types.ts';
+import type { ModelDef, Workspace } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
-import { checkNestedAccess } from './records.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
 export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
@@ -63,6 +62,8 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
   ctx.state.cache.invalidate(model.key);
+  // ON DELETE SET NULL changed the rows that referenced it: answers about those models are stale too.
+  for (const key of nulledBy(ctx.state.ws, model)) ctx.state.cache.invalidate(key);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
 }
@@ -71,8 +72,7 @@ async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
   ctx.state.cache.invalidate(model.key);
   const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
-  checkNestedAccess(ctx, selection, ['__meta__', 'return']);
-  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null);
+  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null, ['__meta__', 'return']);
   await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
   return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${model.key} ${id}`, extras: {} };
 }
@@ -89,6 +89,18 @@ function ensureInScope(ctx: RequestContext, model: ModelDef, id: number, scopes:
   } catch {
     fail('forbidden', `This ${model.key} would fall outside the rows you may change`);
   }
+}
+
+const nulledModels = new WeakMap<ModelDef, string[]>();
+
+/** The models whose nullable references to `model` a delete sets to NULL (workspace/schema-sql.ts). */
+function nulledBy(ws: Workspace, model: ModelDef): string[] {
+  let keys = nulledModels.get(model);
+  if (!keys) {
+    keys = [...ws.models.values()].filter((other) => [...other.fields.values()].some((f) => f.type === 'ref' && f.to === model.key && f.nullable)).map((other) => other.key);
+    nulledModels.set(model, keys);
+  }
+  return keys;
 }
 
 /** Only an admin may set `roles` or `is_active` on users (PROTOCOL.md 5). */

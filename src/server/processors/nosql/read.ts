@@ -6,6 +6,7 @@ import type { Row, SqlParam } from '../../db/sql-session.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { cacheKeyOf, paging } from '../../query/paging.ts';
+import { scopeReads } from '../../query/reach.ts';
 import type { CollectionDef } from '../../workspace/types.ts';
 import { compileOrdering } from './ordering.ts';
 import { ROW_COLUMNS, selectionOf, toRecord } from './records.ts';
@@ -39,7 +40,8 @@ export function retrieve(ctx: RequestContext, collection: CollectionDef, meta: P
   if (meta.draw !== undefined) extras.draw = meta.draw;
   if (notices.length > 0) extras.notices = notices;
   if (cacheKey) {
-    ctx.state.cache.set(cacheKey, [collection.key], { payload: records, extras });
+    // A collection has no references: its scope is all it reads besides itself.
+    ctx.state.cache.set(cacheKey, [collection.key, ...scopeReads(ctx, scopes)], { payload: records, extras });
     extras.cached = false;
   }
   return { payload: records, extras };
