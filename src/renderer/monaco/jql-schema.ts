@@ -11,6 +11,7 @@
 import type { DescribeResult } from '../../shared/protocol.ts';
 import { findModel, listNamespaces, type NamespaceInfo } from './describe-index.ts';
 import type { JsonSchema } from './json-schema-type.ts';
+import { withKeyCompletions } from './key-completion.ts';
 import { modelDefinitions } from './model-schema.ts';
 import { META_ALIASES, META_HELP, MODEL_INTENT_HELP, ROOT_META_HELP } from './protocol-help.ts';
 
@@ -29,7 +30,9 @@ function genericMeta(namespaces: NamespaceInfo[]): JsonSchema {
   };
   const properties: Record<string, JsonSchema> = {
     namespace: { type: 'string', description: about('namespace'), enum: unique, enumDescriptions: unique.map(kinds) },
-    intent: { type: 'string', description: about('intent') },
+    // Proposed by the namespace's own branch (its intents) or, for an unknown namespace, the fallback
+    // branch of buildQuerySchema: a proposal here would win over both and insert an empty string.
+    intent: { type: 'string', description: about('intent'), doNotSuggest: namespaces.length > 0 },
     schema: { enum: ['model', 'controller', 'nosql'], description: about('schema') },
     authenticationClass: { enum: ['jwt', 'session'], description: about('authenticationClass') },
     uniqueObject: { type: 'object', description: about('uniqueObject') },
@@ -81,7 +84,8 @@ function namespaceCondition(info: NamespaceInfo): JsonSchema {
   return {
     properties: {
       __meta__: {
-        properties: { namespace: { const: info.namespace }, schema: schemaCheck },
+        // A condition, not a proposal: completion must not offer (and pre-fill) this namespace's const.
+        properties: { namespace: { const: info.namespace, doNotSuggest: true }, schema: { ...schemaCheck, doNotSuggest: true } },
         required: info.kind === 'model' ? ['namespace'] : ['namespace', 'schema'],
       },
     },
@@ -127,6 +131,12 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
     if (model) modelDefinitions(d, info.namespace, model, definitions);
   }
   const conditions: JsonSchema[] = namespaces.map((info) => ({ if: namespaceCondition(info), then: namespaceThen(info, definitions) }));
+  // A namespace this server does not have (or none yet): intent is offered as a plain string.
+  const known = [...new Set(namespaces.map((n) => n.namespace))];
+  if (known.length > 0) conditions.push({
+    if: { properties: { __meta__: { properties: { namespace: { enum: known, doNotSuggest: true } }, required: ['namespace'] } } },
+    else: { properties: { __meta__: { properties: { intent: { type: 'string', description: about('intent') } } } } },
+  });
   // The data keys now live inside each namespace's `then`; no $ref points at them.
   for (const key of Object.keys(definitions)) if (key.startsWith('data:')) delete definitions[key];
   definitions.meta = genericMeta(namespaces);
@@ -144,7 +154,7 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
     },
     additionalProperties: false,
   };
-  return {
+  return withKeyCompletions({
     $schema: 'http://json-schema.org/draft-07/schema#',
     description: `JQL query for ${d.workspace ?? 'a workspace'} (server ${d.version ?? '?'})`,
     type: 'object',
@@ -156,5 +166,5 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
     if: { required: ['__meta__'] },
     then: { $ref: '#/definitions/single' },
     else: { properties: { __root_meta__: { $ref: '#/definitions/rootMeta' } }, additionalProperties: { $ref: '#/definitions/single' } },
-  };
+  });
 }
