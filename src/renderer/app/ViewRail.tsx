@@ -64,16 +64,21 @@ export function ViewRail(props: { live: boolean }): JSX.Element {
             tabIndex={v === view ? 0 : -1}
             className={`rail-tab${v === view ? ' is-active' : ''}`}
             title={`${VIEW_LABELS[v]} (Alt+${i + 1})`}
+            aria-describedby={v === 'streams' && props.live ? 'rail-live-note' : undefined}
             onClick={() => workbench.show(v)}
           >
             <svg viewBox="0 0 16 16" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
               {ICONS[v]}
             </svg>
             <span className="rail-label">{VIEW_LABELS[v]}</span>
-            {v === 'streams' && props.live && <span className="rail-live" aria-label="a stream is open" />}
+            {/* The dot is the state, not part of the name: the tab stays "Streams", described while live. */}
+            {v === 'streams' && props.live && <span className="rail-live" aria-hidden="true" />}
           </button>
         ))}
       </div>
+      <span id="rail-live-note" hidden>
+        a stream is open
+      </span>
     </nav>
   );
 }
