@@ -64,3 +64,12 @@ test('reads the SQL the server ran, after asking for it', async ({ app }) => {
   await expect(app.sqlStatements.first()).toContainText(/SELECT/i);
   await expect(app.sqlStatements.first()).toContainText('params: [4');
 });
+
+test('an empty result says the query matched nothing and shows the filter it was asked with', async ({ app }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', filter: { title: 'no such ticket', priority__gte: 4 } } });
+  const empty = app.page.getByTestId('empty-result');
+  await expect(empty).toContainText('The query matched nothing.');
+  await expect(app.page.getByTestId('empty-result-conditions')).toContainText('"title": "no such ticket"');
+  await expect(app.page.getByTestId('empty-result-conditions')).toContainText('"priority__gte": 4');
+  await expect(app.table).toHaveCount(0);
+});

@@ -14,6 +14,7 @@ import { allErrors } from '../../response/result-view.ts';
 import type { RunDone, RunState } from '../../state/results-store.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import { tabTitle, type QueryInfoLevel, type QueryTab } from '../../state/tabs-store.ts';
+import { EmptyResult } from './EmptyResult.tsx';
 import { ErrorsList } from './ErrorsList.tsx';
 import { ExtrasBar } from './ExtrasBar.tsx';
 import { JsonTree } from './JsonTree.tsx';
@@ -170,7 +171,10 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
       <TabStrip label="Response views" active={current} onSelect={props.onChoose} items={views} />
       {section && <ExtrasBar section={section} />}
       <div className="view-body">
-        {current === 'table' && rows && <PayloadTable key={sectionIndex} rows={rows} />}
+        {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) && (
+          <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />
+        )}
+        {current === 'table' && rows && rows.length > 0 && <PayloadTable key={sectionIndex} rows={rows} />}
         {current === 'json' && section && <JsonTree key={sectionIndex} value={section.payload} />}
         {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />}
         {current === 'sql' && props.onAskForSql && <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />}
