@@ -73,3 +73,15 @@ test('an empty result says the query matched nothing and shows the filter it was
   await expect(app.page.getByTestId('empty-result-conditions')).toContainText('"priority__gte": 4');
   await expect(app.table).toHaveCount(0);
 });
+
+test('the arrow keys move the selected cell of the table', async ({ app }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', ordering: ['id'], limit: 5 }, title: null, status: null });
+  await app.tableRows.nth(0).getByRole('cell').nth(1).click();
+  await expect(app.tableRows.nth(0).getByRole('cell').nth(1)).toHaveAttribute('aria-selected', 'true');
+  await app.page.keyboard.press('ArrowDown');
+  await app.page.keyboard.press('ArrowDown');
+  await app.page.keyboard.press('ArrowRight');
+  const selected = app.table.locator('[role=cell][aria-selected=true]');
+  await expect(selected).toHaveCount(1);
+  await expect(app.tableRows.nth(2).getByRole('cell').nth(2)).toHaveAttribute('aria-selected', 'true');
+});
