@@ -130,6 +130,12 @@ export function QueryEditorPane(): JSX.Element {
           {schemaInfo?.describe ? `schema: ${schemaInfo.describe.workspace}` : schemaInfo?.reason === 'Loading the schema…' ? 'loading schema…' : 'plain JSON'}
         </span>
         {!schemaInfo?.describe && schemaInfo?.reason && schemaInfo.reason !== 'Loading the schema…' && <span className="muted">({schemaInfo.reason})</span>}
+        {schemaInfo?.describe && schemaInfo.misfits.length > 0 && (
+          // The parts of the describe left out, so missing completions have a reason.
+          <span className="text-warn schema-misfits" data-testid="schema-misfits" title={schemaInfo.misfits.map((m) => m.sentence).join('\n')}>
+            describe: {schemaInfo.misfits.length} {schemaInfo.misfits.length === 1 ? 'part' : 'parts'} left out · {schemaInfo.misfits[0]!.sentence}
+          </span>
+        )}
         <span className="toolbar-spacer" />
         <span className="muted">Ctrl/Cmd+Space completes · Shift+Alt+F formats</span>
       </footer>
