@@ -6,6 +6,7 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type JSX, type ReactNode } from 'react';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Toaster } from '../components/Toaster.tsx';
 import { ConnectionsSidebar } from '../features/connections/ConnectionsSidebar.tsx';
 import { EnvelopeViewer } from '../features/envelope-viewer/EnvelopeViewer.tsx';
@@ -14,7 +15,7 @@ import { ServicesContext, useStore, type Services } from '../state/services.ts';
 import type { WorkbenchView } from '../state/workbench-store.ts';
 import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
-import { ViewRail } from './ViewRail.tsx';
+import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
 import { DiffView } from './views/DiffView.tsx';
 import { HistoryView } from './views/HistoryView.tsx';
 import { SavedView } from './views/SavedView.tsx';
@@ -24,7 +25,16 @@ import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
 const VIEWS: Record<WorkbenchView, () => ReactNode> = {
-  query: () => <SplitPane left={<QueryEditorPane />} right={<EnvelopeViewer />} />,
+  query: () => (
+    <SplitPane
+      left={<QueryEditorPane />}
+      right={
+        <ErrorBoundary what="The response viewer">
+          <EnvelopeViewer />
+        </ErrorBoundary>
+      }
+    />
+  ),
   upload: () => <UploadView />,
   streams: () => <StreamsView />,
   history: () => <HistoryView />,
@@ -52,11 +62,14 @@ export function App(props: { services: Services; workbench: WorkbenchServices })
         <QueryClientProvider client={props.services.queryClient}>
           <div className="app">
             <ViewRail live={live} />
-            <ConnectionsSidebar embeddedWorkspace={workspace} />
+            <ErrorBoundary what="The connections list">
+              <ConnectionsSidebar embeddedWorkspace={workspace} />
+            </ErrorBoundary>
             <main className="workbench">
               {visited.map((v) => (
                 <div key={v} id={`view-${v}`} role="tabpanel" aria-labelledby={`view-tab-${v}`} className="view" hidden={v !== view}>
-                  {VIEWS[v]()}
+                  {/* One view failing leaves the others, the rail and the connections working. */}
+                  <ErrorBoundary what={`The ${VIEW_LABELS[v]} view`}>{VIEWS[v]()}</ErrorBoundary>
                 </div>
               ))}
             </main>
