@@ -71,7 +71,7 @@ async function heapMiB(page: Page): Promise<number> {
 async function queryView(app: ConsolePage, entry: HostileEntry, errors: string[]): Promise<boolean> {
   const page = app.page;
   await app.showView('Query');
-  await app.connectionSelect.selectOption({ label: CONNECTION });
+  await app.connectionSelect.selectOption('hostile');
   await app.setQuery(QUERY);
   await expect.poll(() => app.editorContent()).toContain('hostile.Thing');
   await app.runButton.click();
@@ -102,7 +102,7 @@ async function queryView(app: ConsolePage, entry: HostileEntry, errors: string[]
 async function streamsView(app: ConsolePage, errors: string[], waitMs: number): Promise<void> {
   const streams = new StreamsPage(app.page);
   await app.showView('Streams');
-  await streams.connectionPicker.selectOption({ label: CONNECTION });
+  await streams.connectionPicker.selectOption('hostile');
   await streams.namespace.fill('hostile.Thing');
   await streams.subscribeButton.click();
   // Let the entry do its worst for a while (frames, floods, close loops).
@@ -127,7 +127,8 @@ for (const entry of HOSTILE_CATALOGUE) {
     }
 
     const seen = await queryView(app, entry, errors);
-    if (entry.showsIn === 'query') expect(seen, `the Query view says ${entry.shows}`).toBe(true);
+    // What takes a while to arrive (a 19 MB describe) is waited for where it shows.
+    if (entry.showsIn === 'query' && !seen) await expect(page.getByText(entry.shows).first(), `the Query view says ${entry.shows}`).toBeVisible({ timeout: 30_000 });
 
     for (const view of ['Upload', 'History', 'Saved', 'Diff'] as const) {
       await app.showView(view);
