@@ -139,6 +139,7 @@ for (const entry of HOSTILE_CATALOGUE) {
 
     // A reload starts on the same stored tabs and connection (a describe that bricked it did so here).
     await page.reload();
+    await app.showView('Query');
     await expect(app.editor.locator('.monaco-editor')).toBeVisible();
     await assertAlive(page, errors, 'a reload');
 
