@@ -62,6 +62,8 @@ export function browserSocketConnector(url: string, make: (url: string) => WebSo
 
 function binarySize(data: unknown): number {
   if (data instanceof ArrayBuffer) return data.byteLength;
+  // A socket in a worker hands binary frames on by their size.
+  if (typeof data === 'object' && data !== null && 'binaryBytes' in data && typeof data.binaryBytes === 'number') return data.binaryBytes;
   if (typeof Blob !== 'undefined' && data instanceof Blob) return data.size;
   return 0;
 }
