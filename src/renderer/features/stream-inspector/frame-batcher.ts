@@ -32,8 +32,9 @@ const isEvent = (data: SocketData) => typeof data === 'string' && /"type"\s*:\s*
 export function batchFrames(socket: StreamSocket, options: FrameBatchOptions = {}): StreamSocket {
   const schedule = options.schedule ?? defaultSchedule;
   const now = options.now ?? (() => performance.now());
-  const budget = options.budgetMs ?? 8;
-  const maxFrames = options.maxBacklogFrames ?? 20_000;
+  // A small slice per frame: during a flood, input comes first and events are skipped (counted).
+  const budget = options.budgetMs ?? 5;
+  const maxFrames = options.maxBacklogFrames ?? 10_000;
   const maxBytes = options.maxBacklogBytes ?? 32 * 1024 * 1024;
   const listeners: Array<(data: SocketData) => void> = [];
   let queue: SocketData[] = [];
