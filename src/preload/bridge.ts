@@ -24,8 +24,10 @@ export function createBridge(ipc: IpcRendererLike): JqlBridge {
   return {
     getAppInfo: () => invoke('app:get-info'),
     request: (request) => invoke('http:request', request),
-    getSecret: (key) => invoke('secrets:get', key),
+    registerConnection: (spec) => invoke('connections:register', spec),
+    forgetConnection: (id) => invoke('connections:forget', id),
     setSecret: (key, value) => invoke('secrets:set', key, value),
+    hasSecret: (key) => invoke('secrets:has', key),
     deleteSecret: (key) => invoke('secrets:delete', key),
     saveFile: (request) => invoke('file:save', request),
     openExternal: (url) => invoke('shell:open-external', url),
@@ -39,6 +41,7 @@ export function createBridge(ipc: IpcRendererLike): JqlBridge {
     wsOpen: (request) => invoke('ws:open', request),
     wsSend: (socketId, data) => invoke('ws:send', socketId, data),
     wsClose: (socketId, code, reason) => invoke('ws:close', socketId, code, reason),
+    wsAck: (socketId, chars) => invoke('ws:ack', socketId, chars),
     onWsMessage: (listener) => subscribe('ws:message', listener),
     onWsClosed: (listener) => subscribe('ws:closed', listener),
     historyAdd: (run) => invoke('history:add', run),
@@ -49,5 +52,8 @@ export function createBridge(ipc: IpcRendererLike): JqlBridge {
     historyCount: () => invoke('history:count'),
     documentsGet: (key) => invoke('documents:get', key),
     documentsWrite: (changes) => invoke('documents:write', changes),
+    cloneStart: (request) => invoke('clone:start', request),
+    cloneStatus: (id) => invoke('clone:status', id),
+    cloneCancel: (id) => invoke('clone:cancel', id),
   };
 }

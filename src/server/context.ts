@@ -8,6 +8,8 @@ import type { SqlSession } from './db/sql-session.ts';
 import type { FileStore } from './files/file-store.ts';
 import type { FieldDef, Permissions, Workspace } from './workspace/types.ts';
 
+import type { Credentials, CredentialProof } from './auth/identify.ts';
+import type { LocalAdminKeys } from './auth/local-admin.ts';
 import type { AuthUser } from './auth/user.ts';
 
 export type { AuthUser };
@@ -27,6 +29,8 @@ export interface AccessControl {
 export interface FileResolver {
   /** File metadata for stored file ids, with URLs for the caller (signed when protected). */
   describe(sql: SqlSession, ids: string[], field: FieldDef): Map<string, FileValue>;
+  /** A protected file's URL, signed now (a cached answer's files get fresh signatures). */
+  signedUrl(id: string): string;
   /** Writes the metadata row of an uploaded file in the request's transaction (idempotent). */
   attach(ctx: RequestContext, file: UploadedFile): void;
 }
@@ -38,7 +42,8 @@ export interface MutationSink {
   emit?(sql: SqlSession, namespace: string, event: string, record: JsonValue): void;
 }
 
-export type HookName = 'before_create' | 'after_create' | 'before_update' | 'after_update' | 'before_delete' | 'after_delete';
+export const HOOK_NAMES = ['before_create', 'after_create', 'before_update', 'after_update', 'before_delete', 'after_delete'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The hooks modules of the workspace's apps (PROTOCOL.md 6). */
 export interface HookRunner {
@@ -50,9 +55,18 @@ export interface HookRunner {
 /** Resolves the caller from the presented credentials (PROTOCOL.md 4). */
 export interface IdentityService {
   identify(
-    credentials: { authorization?: string; cookie?: string; queryToken?: string },
+    credentials: Credentials,
     authClass: 'jwt' | 'session' | undefined,
-  ): Promise<{ user: AuthUser | null; credential: { token?: string; session?: string }; error?: Error }>;
+  ): Promise<{ user: AuthUser | null; credential: { token?: string; session?: string }; error?: Error; proof?: CredentialProof }>;
+  /**
+   * Synchronously, on committed data: the user a credential verified earlier identifies now, or why
+   * it no longer identifies anyone (revoked, logged out, disabled, deleted).
+   */
+  recheck(proof: CredentialProof): { user: AuthUser; error?: undefined } | { user: null; error: Error };
+  /** Inside a write: once it commits (never if it rolls back), tells the listeners that this user changed. */
+  userChanged(userId: number): void;
+  /** Called right after the commit of any change to a user's credentials, roles or is_active. */
+  onUserChange(listener: (userId: number) => void): () => void;
 }
 
 export interface ControllerClassLike {
@@ -78,23 +92,43 @@ export interface ServerState {
   controllers: Map<string, ControllerClassLike>;
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
   dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
-  cache: ResultCacheLike;
+  cache: AnswerCacheLike;
   /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
   secret: Uint8Array;
-  /** Set when the server was started for a local console (`localAdmin`): its embedded connection's token. */
-  localAdminToken?: string;
+  /** With `localAdmin` (browser mode, the desktop app): this start's launch key and cookie. */
+  localAdmin?: LocalAdminKeys;
 }
 
-export interface ResultCacheLike {
-  get(key: string): CachedResult | undefined;
-  set(key: string, models: Iterable<string>, value: Omit<CachedResult, 'generations'>): void;
-  invalidate(model: string): void;
+/** The retrieve cache (PROTOCOL.md 2.3, cache/answer-cache.ts): exact with respect to transactions. */
+export interface AnswerCacheLike {
+  /** Looks `key` up for this request's caller and transaction, and opens the slot its answer goes in. */
+  open(ctx: RequestContext, key: string): CacheRead;
 }
 
-export interface CachedResult {
+export interface CacheRead {
+  /** A fresh copy of the cached answer (the caller may change it freely), or null. */
+  readonly hit: CachedAnswer | null;
+  /**
+   * Keeps the answer of a miss, read from `models` (every model and collection the query touched).
+   * It is serialized at once, so later changes to `answer` are not kept; inside a write transaction
+   * it is kept only once that commits, and never when it rolls back.
+   */
+  keep(models: Iterable<string>, answer: CachedAnswer): void;
+}
+
+export interface CachedAnswer {
   payload: JsonValue;
+  /** Without `draw` and `cached`, which belong to each answer. */
   extras: Extras;
-  generations: Map<string, number>;
+  /** Where protected file values sit in the payload: each answer signs their URLs afresh. */
+  files?: FileSlot[];
+}
+
+export interface FileSlot {
+  /** Keys from the payload down to the file value object. */
+  path: Array<string | number>;
+  /** The stored file's id. */
+  id: string;
 }
 
 /** Cookies a handler sets on the HTTP answer (a session login), applied by the route. */
@@ -110,6 +144,10 @@ export interface RequestContext {
   user: AuthUser | null;
   /** The credential the request presented, so logout can revoke exactly it. */
   credential: { token?: string; session?: string };
+  /** The client's address (the socket's peer): login throttling counts failures per client. */
+  client?: string;
+  /** Headers a handler sets on the HTTP answer (`Retry-After` of a throttled login). */
+  replyHeaders?: Record<string, string>;
   authenticationClass?: 'jwt' | 'session';
   cookies: CookieChange[];
   /** File parts of a multipart request, by part name (PROTOCOL.md 9). */

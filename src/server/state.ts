@@ -8,8 +8,10 @@ import { createAccessControl } from './auth/access.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
+import { createLocalAdmin } from './auth/local-admin.ts';
 import { loadSecret } from './auth/secret.ts';
-import { ResultCache } from './cache/result-cache.ts';
+import { AnswerCache } from './cache/answer-cache.ts';
+import { installChangeCapture } from './cache/change-capture.ts';
 import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
 import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
@@ -39,6 +41,8 @@ export interface StateOptions {
   basePath?: string;
   /** Environment for JQL_ADMIN and JQL_SECRET (defaults to process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Make this start's local admin launch key and cookie (`serve --local-admin`, the desktop app). */
+  localAdmin?: boolean;
 }
 
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -64,6 +68,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       ensureNosqlTables(connection);
       ensureFileTables(connection);
       setupEventTables(connection, ws);
+      installChangeCapture(connection, ws);
     });
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
@@ -83,10 +88,10 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       fileStore,
       mutations,
       hooks: await loadHooks(ws),
-      identity: createIdentityService(db, secret),
+      identity: createIdentityService(db, secret, () => state.localAdmin),
       controllers: new Map(),
       dispatch: dispatchInner,
-      cache: new ResultCache(ws.limits.cacheEntries),
+      cache: new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }),
       secret,
     };
     const builtins: Array<[string, ControllerClassLike]> = [
@@ -99,6 +104,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       const { username, password } = parseAdminSpec(env.JQL_ADMIN);
       await ensureUser(db, username, password, ['admin']);
     }
+    if (options.localAdmin) state.localAdmin = await createLocalAdmin(db);
     return { state, hub, views: { model: modelStreamView, nosql: nosqlStreamView } };
   } catch (error) {
     db.close();

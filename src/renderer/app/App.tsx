@@ -1,6 +1,6 @@
 /**
  * The window: the view rail, the connections, and the workbench's views (Query, Upload, Streams,
- * History, Saved, Diff). It composes the features; they never import each other and talk through
+ * History, Saved, Diff, Docs). It composes the features; they never import each other and talk through
  * the services. A view is mounted the first time it is shown and then kept (hidden), so a
  * half-filled form, a diff or an editor's state survive switching.
  */
@@ -13,10 +13,12 @@ import { EnvelopeViewer } from '../features/envelope-viewer/EnvelopeViewer.tsx';
 import { QueryEditorPane } from '../features/query-editor/QueryEditorPane.tsx';
 import { ServicesContext, useStore, type Services } from '../state/services.ts';
 import type { WorkbenchView } from '../state/workbench-store.ts';
+import { ReproduceLocallyButton } from './ReproduceLocallyButton.tsx';
 import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
 import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
 import { DiffView } from './views/DiffView.tsx';
+import { DocsView } from './views/DocsView.tsx';
 import { HistoryView } from './views/HistoryView.tsx';
 import { SavedView } from './views/SavedView.tsx';
 import { StreamsView } from './views/StreamsView.tsx';
@@ -27,7 +29,7 @@ import type { WorkbenchServices } from './workbench-services.ts';
 const VIEWS: Record<WorkbenchView, () => ReactNode> = {
   query: () => (
     <SplitPane
-      left={<QueryEditorPane />}
+      left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
       right={
         <ErrorBoundary what="The response viewer">
           <EnvelopeViewer />
@@ -40,6 +42,7 @@ const VIEWS: Record<WorkbenchView, () => ReactNode> = {
   history: () => <HistoryView />,
   saved: () => <SavedView />,
   diff: () => <DiffView />,
+  docs: () => <DocsView />,
 };
 
 /** Whether any stream session has an open socket, checked each second (for the rail's dot). */

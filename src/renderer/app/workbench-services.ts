@@ -9,6 +9,8 @@ import { BridgeHistoryStore, historyKeys, historyRunFrom, IdbHistoryStore, Memor
 import type { SavedQueriesStore } from '../features/saved-queries/index.ts';
 import { bridgeSocketConnector, createStreamSession, StreamSession, streamUrl } from '../features/stream-inspector/index.ts';
 import { createBridgeUploadTransport, createXhrUploadTransport, type UploadTransport } from '../features/upload-form/index.ts';
+import { bridgeCloneClient, routeCloneClient, type CloneClient } from '../features/reproduce-locally/index.ts';
+import { EMBEDDED_ID } from '../state/connections-store.ts';
 import type { RunLog } from '../state/run-log.ts';
 import { redactSecrets } from '../state/safety/redact-secrets.ts';
 import type { Services } from '../state/services.ts';
@@ -23,6 +25,8 @@ export interface WorkbenchServices {
   openExternal?: (url: string) => void;
   /** Saves text to a file the user picks (Electron's save dialog, or a browser download). */
   saveText(text: string, suggestedName: string, type: string): Promise<string | null>;
+  /** "Reproduce locally": main in the desktop app, the console's own server in a browser. */
+  clones: CloneClient;
 }
 
 function historyStore(bridge: JqlBridge | undefined): HistoryStore {
@@ -38,7 +42,7 @@ function historyStore(bridge: JqlBridge | undefined): HistoryStore {
 export function recordRuns(runLog: RunLog, history: HistoryStore, queryClient: QueryClient, onError: (message: string) => void): () => void {
   return runLog.subscribe((run) => {
     history
-      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at))
+      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at, run.tabId))
       .then(() => queryClient.invalidateQueries({ queryKey: historyKeys.all }))
       .catch((err: unknown) => onError(`The run was not recorded in the history: ${(err as Error).message}`));
   });
@@ -55,10 +59,10 @@ export function createWorkbenchServices(services: Services, savedQueries: SavedQ
   };
   const makeSession = (connectionId: string): StreamSession => {
     const connection = connections.get(connectionId)!;
-    // The desktop page may open no socket itself (CSP): main carries it, with the cookie jar.
+    // The desktop page may open no socket itself (CSP): main carries it, with the connection's credential.
     if (bridge) {
-      const authorization = () => (token(connectionId) ? `Bearer ${token(connectionId)}` : null);
-      return new StreamSession({ connect: bridgeSocketConnector(bridge, connectionId, streamUrl(connection.baseUrl, null), authorization) });
+      const signedIn = () => connections.get(connectionId)?.signedIn === true || connection.authClass === 'session';
+      return new StreamSession({ connect: bridgeSocketConnector(bridge, connectionId, streamUrl(connection.baseUrl, null), signedIn) });
     }
     return createStreamSession({ baseUrl: connection.baseUrl, getToken: () => token(connectionId) });
   };
@@ -70,5 +74,6 @@ export function createWorkbenchServices(services: Services, savedQueries: SavedQ
     streams: new StreamSessions(connections, makeSession),
     openExternal: bridge ? (url) => void bridge.openExternal(url) : undefined,
     saveText: (text, suggestedName, type) => platform.saveFile(suggestedName, new Blob([text], { type })),
+    clones: bridge ? bridgeCloneClient(bridge) : routeCloneClient(platform.transport, () => connections.target(EMBEDDED_ID)),
   };
 }

@@ -146,7 +146,8 @@ describe('normalizeParsed', () => {
   });
   it('cleans server words: no bidi or control characters, cut to a length (issue 22.4)', () => {
     const view = normalizeParsed({ __payload__: [], __message__: `\u001b[32mSigned in\u202E as admin${'m'.repeat(5000)}`, __intent__: 're\u202Etrieve', __extras__: { notices: ['\u202Egnp.exe', 7] } }, 200);
-    expect(view.message!.startsWith('[32mSigned in as admin')).toBe(true);
+    expect(view.message).toContain('[32mSigned in as admin');
+    expect(view.message).not.toMatch(/[\u001b\u202E]/);
     expect(view.message!.length).toBeLessThanOrEqual(2000);
     expect(view.intent).toBe('retrieve');
     expect(view.sections[0]!.notices).toEqual(['gnp.exe']);

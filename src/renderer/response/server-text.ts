@@ -12,11 +12,7 @@ export const LABEL_MAX = 120;
 export const MESSAGE_MAX = 2_000;
 /** A stack trace or other detail shown folded. */
 export const DETAIL_MAX = 64 * 1024;
-
-// Cc (controls) and Cf (format: bidi embeddings, overrides and isolates, zero-width characters,
-// the BOM), plus the line and paragraph separators.
-const INVISIBLE = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-const INVISIBLE_KEEP_LINES = /[^\P{Cc}\n\t]|[\p{Cf}\u2028\u2029]/gu;
+import { plainLabel } from '../../shared/plain-label.ts';
 
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -31,11 +27,12 @@ function cut(text: string, max: number): string {
 export function serverLabel(text: string, max = LABEL_MAX): string {
   // Cut a very long text first, so a 50 MB "label" is not scanned whole.
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return cut(head.replace(/[\n\r\t]+/g, ' ').replace(INVISIBLE, '').replace(/ {2,}/g, ' ').trim(), max);
+  // One rule for what may be shown of a server's label, shared with main: plainLabel.
+  return cut(plainLabel(head.replace(/[\u2028\u2029]/g, ' ')).replace(/ {2,}/g, ' ').trim(), max);
 }
 
 /** Several lines allowed: invisible characters but newlines and tabs gone, cut to `max`. */
 export function serverMessage(text: string, max = MESSAGE_MAX): string {
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  return cut(head.replace(/\r\n?/g, '\n').replace(INVISIBLE_KEEP_LINES, ''), max);
+  return cut(head.replace(/\r\n?|[\u2028\u2029]/g, '\n').split('\n').map(plainLabel).join('\n'), max);
 }

@@ -76,7 +76,7 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
           method: request.method,
           headers: request.headers,
           body: request.body,
-          credentials: request.withCredentials ? 'include' : 'same-origin',
+          credentials: request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit',
           signal: controller.signal,
           redirect: 'manual',
         });

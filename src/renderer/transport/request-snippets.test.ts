@@ -72,6 +72,13 @@ describe('snippetChoices', () => {
     expect(snippetChoices(anonymous)).toEqual(['anonymous']);
   });
 
+  it("offers no token form where main holds the token (the desktop app): the page has none to write", () => {
+    const signedByMain = { ...anonymous, connectionCredentials: true };
+    expect(requestCredential(signedByMain)).toBe('bearer');
+    expect(snippetChoices(signedByMain)).toEqual(['env', 'anonymous']);
+    expect(toCurl(signedByMain, { auth: 'env' })).toContain('JQL_TOKEN');
+  });
+
   it('quotes single quotes', () => {
     expect(shellQuote(`a'b`)).toBe(`'a'\\''b'`);
   });

@@ -15,6 +15,13 @@ export interface HttpRequestSpec {
   body?: string;
   /** Send cookies (session authentication) cross-origin. */
   withCredentials: boolean;
+  /**
+   * The connection's own credential goes with this request, held outside the page: main adds it in
+   * the desktop app (its bearer token, its cookie jar); in browser mode it is the HttpOnly local
+   * admin cookie, which the browser adds to same-origin requests. Absent: nothing beyond the cookies
+   * `withCredentials` asks for, so "anyone" and other identities stay themselves.
+   */
+  connectionCredentials?: boolean;
   timeoutMs?: number;
   /** The largest answer read (default DEFAULT_ANSWER_LIMIT_BYTES); a larger one is cut off with a message. */
   answerLimitBytes?: number;

@@ -4,6 +4,8 @@
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { revokeUserCredentials } from '../../auth/revocation.ts';
+import { SYSTEM_USER_KEY } from '../../workspace/system-user.ts';
 import type { ProcessorOutput, RequestContext, Scopes, UploadedFile } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
@@ -12,7 +14,6 @@ import { buildSelection } from '../../query/selection.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
-import { checkNestedAccess } from './records.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
 export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
@@ -51,6 +52,7 @@ export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedM
     const sql = `UPDATE ${quote(model.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
     runWrite(ctx, model, sql, [...checked.columns.values(), id]);
   }
+  userWritten(ctx, model, id, checked);
   // A row scope also bounds what an update may turn a row into.
   if (scopes) ensureInScope(ctx, model, id, scopes);
   return finish(ctx, model, meta, id, 'updated');
@@ -61,18 +63,16 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   const id = findId(ctx, model, meta, scopes);
   await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
+  userWritten(ctx, model, id, 'deleted');
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
 }
 
 async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
   const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
-  checkNestedAccess(ctx, selection, ['__meta__', 'return']);
-  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null);
+  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null, ['__meta__', 'return']);
   await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
   return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${model.key} ${id}`, extras: {} };
 }
@@ -99,11 +99,30 @@ function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<str
   }
 }
 
+/**
+ * A write to a user (PROTOCOL.md 4, 10): a new password, a deactivation or a deletion revokes every
+ * session and token issued to the user before it, in this transaction (a rollback revokes nothing);
+ * any write may change the user's roles, so once it commits the user's open streams are checked again.
+ */
+function userWritten(ctx: RequestContext, model: ModelDef, id: number, change: CheckedValues | 'deleted'): void {
+  if (model.key !== SYSTEM_USER_KEY) return;
+  if (change === 'deleted' || revokesCredentials(model, change)) revokeUserCredentials(ctx.sql.untracked, id);
+  ctx.state.identity.userChanged(id);
+}
+
+function revokesCredentials(model: ModelDef, checked: CheckedValues): boolean {
+  for (const field of model.fields.values()) {
+    if (field.password && (checked.passwords.has(field.column) || checked.columns.has(field.column))) return true;
+  }
+  const active = model.fields.get('is_active');
+  return active !== undefined && checked.columns.get(active.column) === 0;
+}
+
 function fileIds(uploads: Map<string, UploadedFile>): Map<string, string> {
   return new Map([...uploads].map(([field, file]) => [field, file.id]));
 }
 
-async function hashPasswords(checked: CheckedValues): Promise<void> {
+export async function hashPasswords(checked: CheckedValues): Promise<void> {
   for (const [column, plain] of checked.passwords) checked.columns.set(column, await hashPassword(plain));
 }
 
@@ -117,7 +136,7 @@ function checkRefs(ctx: RequestContext, checked: CheckedValues): void {
 }
 
 /** Runs a write, turning SQLite constraint failures into coded errors. */
-function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
+export function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
   try {
     return ctx.sql.run(sql, params);
   } catch (error) {

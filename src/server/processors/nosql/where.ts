@@ -4,7 +4,7 @@
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
-import { escapeLike } from '../../query/filter.ts';
+import { textMatch } from '../../query/text-match.ts';
 import { compileConditions, type Conditions } from './conditions.ts';
 
 export interface WhereInput {
@@ -36,8 +36,7 @@ export function compileWhere(collection: string, input: WhereInput): Where {
   }
   if (input.search) {
     // Every string value at any depth of the document; keys and the timestamps are not searched.
-    parts.push(`EXISTS (SELECT 1 FROM json_tree(d.body) AS t WHERE t.type = 'text' AND t.value LIKE ? ESCAPE '\\')`);
-    params.push(`%${escapeLike(input.search)}%`);
+    parts.push(`EXISTS (SELECT 1 FROM json_tree(d.body) AS t WHERE t.type = 'text' AND ${textMatch('t.value', 'icontains', input.search, params)})`);
   }
   if (input.scopes) {
     // Union of the caller's grants: a document is reachable when it matches any one scope.
