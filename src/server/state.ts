@@ -18,6 +18,7 @@ import { dispatchInner } from './dispatch/dispatch-inner.ts';
 import { FileStore } from './files/file-store.ts';
 import { createFileResolver, ensureFileTables } from './files/file-table.ts';
 import { createUrlSigner } from './files/signed-url.ts';
+import { defineController } from './modules/controller-def.ts';
 import { loadControllers, loadHooks } from './modules/load-modules.ts';
 import { ensureNosqlTables } from './processors/nosql/index.ts';
 import { ensureSearchIndexes } from './search/fts.ts';
@@ -93,7 +94,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       ['system.Schema', schemaController(state)],
       ['system.User', userController(state)],
     ];
-    for (const [key, controller] of [...builtins, ...(await loadControllers(ws))]) state.controllers.set(key, controller);
+    for (const [key, controller] of [...builtins, ...(await loadControllers(ws))]) state.controllers.set(key, defineController(key, controller));
     if (demo) await applyDemoSeed(db, ws);
     if (env.JQL_ADMIN) {
       const { username, password } = parseAdminSpec(env.JQL_ADMIN);

@@ -9,7 +9,8 @@ import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { JqlFailure, statusOf } from '../errors.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
-import { camelIntent, isPlainObject, snakeKey } from '../query/normalize.ts';
+import { intentKey } from '../../shared/intent-key.ts';
+import { isPlainObject, snakeKey } from '../query/normalize.ts';
 import { mayWrite } from './processors.ts';
 import { readRootMeta, runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
@@ -98,8 +99,10 @@ function writes(body: Record<string, JsonValue>, root: RootMeta | null): boolean
 function queryMayWrite(query: JsonValue | undefined): boolean {
   if (!isPlainObject(query) || !isPlainObject(query.__meta__)) return false;
   const { schema, intent } = query.__meta__;
-  if (typeof intent !== 'string') return false;
-  return mayWrite({ schema: schema === 'controller' || schema === 'nosql' ? schema : 'model', intent: camelIntent(intent) });
+  const key = typeof intent === 'string' ? intentKey(intent) : null;
+  // A query without an intent key is refused before it runs.
+  if (key === null) return false;
+  return mayWrite({ schema: schema === 'controller' || schema === 'nosql' ? schema : 'model', intent: key });
 }
 
 function invalidBody(): JqlFailure {

@@ -6,14 +6,14 @@
  * map receives every part.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
-import type { ControllerClassLike } from '../context.ts';
+import type { ControllerDef } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { parseMeta, type ParsedMeta } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
 
 export const ANY_PART = '*';
 
-export function checkPartUsage(body: JsonValue, parts: string[], controllers: ReadonlyMap<string, ControllerClassLike>): void {
+export function checkPartUsage(body: JsonValue, parts: string[], controllers: ReadonlyMap<string, ControllerDef>): void {
   if (parts.length === 0) return;
   const used = new Set<string>();
   for (const meta of metasOf(body)) {
@@ -21,8 +21,9 @@ export function checkPartUsage(body: JsonValue, parts: string[], controllers: Re
     if (meta.schema === 'model' && (meta.intent === 'create' || meta.intent === 'update')) mapped.forEach((part) => used.add(part));
     if (meta.schema !== 'controller') continue;
     mapped.forEach((part) => used.add(part));
+    // `meta.intent` and the `files` map share the canonical intent key.
     const declared = controllers.get(meta.namespace)?.files;
-    const names = declared ? (declared[meta.intent] ?? []) : [ANY_PART];
+    const names = declared ? (declared.get(meta.intent) ?? []) : [ANY_PART];
     if (names.includes(ANY_PART)) return;
     names.forEach((part) => used.add(part));
   }

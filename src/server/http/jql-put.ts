@@ -7,7 +7,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
 import type { JsonValue } from '../../shared/protocol.ts';
-import type { ControllerClassLike, UploadedFile } from '../context.ts';
+import type { ControllerDef, UploadedFile } from '../context.ts';
 import type { RequestAnswer, RunJql } from '../dispatch/run-request.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import type { FileStore } from '../files/file-store.ts';
@@ -21,7 +21,7 @@ import { credentialsOf, readQueryOptions } from './request-input.ts';
 export interface JqlPutOptions {
   run: RunJql;
   fileStore: FileStore;
-  controllers: ReadonlyMap<string, ControllerClassLike>;
+  controllers: ReadonlyMap<string, ControllerDef>;
   limits: { maxFileBytes: number; maxBodyBytes: number };
   rateLimit: false | { max: number; timeWindow: number };
 }

@@ -4,7 +4,8 @@
  */
 import type { AuthenticationClass, JsonValue, SchemaKind } from '../../shared/protocol.ts';
 import { fail, invalidRequest } from '../errors.ts';
-import { camelIntent, isPlainObject, mapKeys, snakeKey, snakePath } from './normalize.ts';
+import { intentKey } from '../../shared/intent-key.ts';
+import { isPlainObject, mapKeys, snakeKey, snakePath } from './normalize.ts';
 
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
 
@@ -17,7 +18,7 @@ export interface ParsedMeta {
   namespace: string;
   app: string;
   name: string;
-  /** camelCase, e.g. `retrieveOne`. */
+  /** The canonical intent key (camelCase, e.g. `retrieveOne`; shared/intent-key.ts). */
   intent: string;
   schema: SchemaKind;
   authenticationClass?: AuthenticationClass;
@@ -64,12 +65,11 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
   const fieldKey = schema === 'nosql' ? (key: string) => key : snakePath;
 
   const { namespace, app, name } = readNamespace(meta.namespace);
-  if (typeof meta.intent !== 'string' || meta.intent === '') invalidRequest('__meta__.intent must be a non-empty string', at('intent'));
   const parsed: ParsedMeta = {
     namespace,
     app,
     name,
-    intent: camelIntent(meta.intent as string),
+    intent: readIntent(meta.intent),
     schema,
     cache: false,
     multipart: false,
@@ -147,6 +147,21 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
     }
   }
   return parsed;
+}
+
+/**
+ * The canonical key of `__meta__.intent`. A name in neither camelCase nor snake_case is
+ * `unknown_intent`: to a client it is an intent the server does not have under that name, the same
+ * answer as for any other intent it does not have (and, like it, a 400).
+ */
+function readIntent(value: JsonValue | undefined): string {
+  if (typeof value !== 'string' || value === '') invalidRequest('__meta__.intent must be a non-empty string', at('intent'));
+  const key = intentKey(value as string);
+  if (key === null) {
+    const shown = JSON.stringify((value as string).slice(0, 60));
+    fail('unknown_intent', `${shown} is not an intent name: intents are camelCase (uploadPackage) or snake_case (upload_package)`, { path: at('intent') });
+  }
+  return key as string;
 }
 
 function readNamespace(value: JsonValue | undefined): { namespace: string; app: string; name: string } {
