@@ -6,7 +6,7 @@
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row } from '../../db/sql-session.ts';
-import { fail, invalidRequest } from '../../errors.ts';
+import { checkAll, ErrorList, fail, invalidRequest } from '../../errors.ts';
 import { JoinSet } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { cacheKeyOf, paging } from '../../query/paging.ts';
@@ -37,12 +37,19 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
     output = groupBy(ctx, model, meta, scopes, limit, offset);
     models = [model.key];
   } else {
-    const selection = selectionFor(ctx, model, meta, data);
-    checkNestedAccess(ctx, selection);
     const joins = new JoinSet(model);
-    const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
-    const countFrom = joins.from();
-    const order = compileOrdering(ctx.state.ws, model, meta.ordering, joins);
+    let countFrom = '';
+    // The selection, filters and ordering report all their errors in one answer.
+    const [selection, where, order] = checkAll(
+      () => selectionFor(ctx, model, meta, data),
+      () => {
+        const compiled = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
+        countFrom = joins.from();
+        return compiled;
+      },
+      () => compileOrdering(ctx.state.ws, model, meta.ordering, joins),
+    );
+    checkNestedAccess(ctx, selection);
     const rows = limit === 0 ? [] : ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
@@ -64,7 +71,11 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
 
 export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const selection = selectionFor(ctx, model, meta, data);
+  const errors = new ErrorList();
+  const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
+  // A bad selection is reported with uniqueObject's errors, if any; otherwise readOne() reports those.
+  if (!errors.empty) errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, new JoinSet(model)));
+  errors.throwIfAny();
   checkNestedAccess(ctx, selection);
   const record = readOne(ctx, model, meta, selection, scopes);
   return { payload: record, intent: 'retrieve', extras: {} };
@@ -126,13 +137,16 @@ function byIdSql(model: ModelDef, selection: Selection): string {
 
 export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<ParsedMeta, 'exclude'>, data: Record<string, JsonValue>): Selection {
   const omit = omittedFields(meta.exclude);
+  const errors = new ErrorList();
   for (const name of omit) {
     const field = fieldOf(model, name);
     if ((!field || field.writeOnly || field.hidden) && !model.relations.has(name)) {
-      fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] });
+      errors.check(() => fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] }));
     }
   }
-  return buildSelection(ctx.state.ws, model, data, [], omit);
+  const selection = errors.check(() => buildSelection(ctx.state.ws, model, data, [], omit));
+  errors.throwIfAny();
+  return selection as Selection;
 }
 
 

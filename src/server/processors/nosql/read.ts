@@ -3,7 +3,7 @@
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
-import { fail, invalidRequest } from '../../errors.ts';
+import { checkAll, fail, invalidRequest } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { cacheKeyOf, paging } from '../../query/paging.ts';
 import type { CollectionDef } from '../../workspace/types.ts';
@@ -26,10 +26,13 @@ export function retrieve(ctx: RequestContext, collection: CollectionDef, meta: P
     }
   }
   const { limit, offset, notices } = paging(ctx, meta);
-  const selection = selectionOf(data, meta.exclude, []);
-  const where = compileWhere(collection.key, { ...meta, scopes });
   const orderParams: SqlParam[] = [];
-  const order = compileOrdering(meta.ordering, orderParams);
+  // The selection, filters and ordering report all their errors in one answer.
+  const [selection, where, order] = checkAll(
+    () => selectionOf(data, meta.exclude, []),
+    () => compileWhere(collection.key, { ...meta, scopes }),
+    () => compileOrdering(meta.ordering, orderParams),
+  );
   const rows = limit === 0 ? [] : ctx.sql.all(`SELECT ${ROW_COLUMNS} ${FROM} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...where.params, ...orderParams, limit, offset]);
   // A short, non-empty page (or a short first page) already tells how many documents match.
   const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
