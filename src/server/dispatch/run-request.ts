@@ -48,7 +48,7 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     const body = input.body;
     if (!isPlainObject(body)) throw invalidBody();
     const single = Object.hasOwn(body, '__meta__');
-    const root = single ? null : readRootMeta(body);
+    const root = single ? null : readRootMeta(body, state.ws.limits.maxQueriesPerRequest);
     const authClass = single ? authClassOf(body.__meta__) : root?.authenticationClass;
     // A request that presents no credential is anonymous: no need to go through identify().
     const presented = Boolean(input.credentials.authorization || input.credentials.cookie);

@@ -41,9 +41,12 @@ export interface RawApp {
   collections?: string[] | Record<string, { permissions?: RawPermissions }>;
 }
 
+/** Every limit a workspace may set (WORKSPACE.md `limits`), each with a default (workspace/limits.ts). */
+export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; requestsPerMinute: number };
+
 export interface WorkspaceFile {
   name?: string;
-  limits?: Partial<WorkspaceLimits> & { maxStreamEvents?: number; cacheEntries?: number; requestsPerMinute?: number };
+  limits?: Partial<Limits>;
   apps?: Record<string, RawApp>;
 }
 
@@ -122,7 +125,7 @@ export interface Workspace {
   name: string;
   /** Absolute path of the workspace file, or null for an in-memory workspace. */
   file: string | null;
-  limits: WorkspaceLimits & { maxStreamEvents: number; cacheEntries: number; requestsPerMinute: number };
+  limits: Limits;
   apps: Map<string, AppDef>;
   models: Map<string, ModelDef>;
   collections: Map<string, CollectionDef>;

@@ -7,6 +7,7 @@ import { Database } from '../../db/database.ts';
 import { SqlSession, untracked, type SqlRunner } from '../../db/sql-session.ts';
 import { fail, JqlFailure } from '../../errors.ts';
 import { parseMeta } from '../../query/meta.ts';
+import { DEFAULT_LIMITS } from '../../workspace/limits.ts';
 import type { CollectionDef, Workspace } from '../../workspace/types.ts';
 import { ensureNosqlTables, runNosql } from './index.ts';
 
@@ -40,7 +41,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
   const ws: Workspace = {
     name: 'test',
     file: null,
-    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, requestsPerMinute: 0, ...options.limits },
+    limits: { ...DEFAULT_LIMITS, maxStreamEvents: 100, cacheEntries: 100, ...options.limits },
     apps: new Map([['chat', { name: 'chat', models: new Map(), collections: new Map([['Message', collection]]) }]]),
     models: new Map(),
     collections: new Map([[NAMESPACE, collection]]),
