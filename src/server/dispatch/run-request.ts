@@ -8,6 +8,7 @@ import type { CookieChange, RequestContext, ServerState, UploadedFile } from '..
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { JqlFailure, statusOf } from '../errors.ts';
+import { AnswerBudget } from '../query/answer-budget.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { intentKey } from '../../shared/intent-key.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
@@ -35,8 +36,10 @@ export interface RequestAnswer {
 export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
   const started = performance.now();
   const sessions: SqlSession[] = [];
+  // One budget for the whole answer, whatever number of subqueries share it (PROTOCOL.md 3.2).
+  const budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
   const sessionOn = (statements: StatementCache) => (): SqlSession => {
-    const session = new SqlSession(statements, input.infoLevel === 2);
+    const session = new SqlSession(statements, input.infoLevel === 2, budget);
     sessions.push(session);
     return session;
   };

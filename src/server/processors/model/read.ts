@@ -15,7 +15,7 @@ import { fieldOf } from '../../query/paths.ts';
 import { buildSelection, modelsOf, type Selection } from '../../query/selection.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { groupBy } from './group-by.ts';
-import { checkNestedAccess, selectList, toRecords } from './records.ts';
+import { checkNestedAccess, nestedNotices, selectList, toRecords, type NestedCuts } from './records.ts';
 import { compileWhere, omittedFields } from './where.ts';
 
 export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
@@ -54,7 +54,9 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
     const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(`SELECT count(*) AS n ${countFrom} ${where.sql}`, where.params)?.n as number);
-    const records = toRecords(ctx, selection, rows, true);
+    const cuts: NestedCuts = new Map();
+    const records = toRecords(ctx, selection, rows, true, cuts);
+    notices.push(...nestedNotices(cuts, ctx.state.ws.limits.maxNested));
     output = { payload: records, extras: { filtered, display: records.length } };
     models = modelsOf(selection);
     cacheable = !readsProtectedFiles(selection);
@@ -77,8 +79,10 @@ export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMe
   if (!errors.empty) errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, new JoinSet(model)));
   errors.throwIfAny();
   checkNestedAccess(ctx, selection);
-  const record = readOne(ctx, model, meta, selection, scopes);
-  return { payload: record, intent: 'retrieve', extras: {} };
+  const cuts: NestedCuts = new Map();
+  const record = readOne(ctx, model, meta, selection, scopes, cuts);
+  const notices = nestedNotices(cuts, ctx.state.ws.limits.maxNested);
+  return { payload: record, intent: 'retrieve', extras: notices.length > 0 ? { notices } : {} };
 }
 
 export function count(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): ProcessorOutput {
@@ -96,6 +100,7 @@ export function readOne(
   meta: Pick<ParsedMeta, 'uniqueObject' | 'filter' | 'exclude'>,
   selection: Selection,
   scopes: ReturnType<RequestContext['state']['access']['check']>,
+  cuts?: NestedCuts,
 ): JsonObject {
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
   const id = plainId(meta, scopes);
@@ -109,7 +114,7 @@ export function readOne(
   }
   if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
   if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
-  return toRecords(ctx, selection, rows, true)[0] as JsonObject;
+  return toRecords(ctx, selection, rows, true, cuts)[0] as JsonObject;
 }
 
 /**
