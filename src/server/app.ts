@@ -8,6 +8,8 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
+import type { JsonValue } from '../shared/protocol.ts';
+import { planUpload } from './dispatch/plan-upload.ts';
 import { runRequest, type RunJql } from './dispatch/run-request.ts';
 import { JqlFailure, jqlError } from './errors.ts';
 import { sendFailure } from './http/error-reply.ts';
@@ -74,7 +76,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     scope.get('/healthz', async () => ({ status: 'ok', version: state.version }));
   }, { prefix });
   await app.register(jqlPostRoute, { prefix, run, rateLimit: limit });
-  await app.register(jqlPutRoute, { prefix, run, rateLimit: limit, fileStore: state.fileStore, controllers: state.controllers, limits: state.ws.limits });
+  const plan = (body: JsonValue, credentials: { authorization?: string; cookie?: string }) => planUpload(state, body, credentials);
+  await app.register(jqlPutRoute, { prefix, run, plan, rateLimit: limit, fileStore: state.fileStore, limits: state.ws.limits });
   await app.register(fileRoute, { prefix, state });
   await registerWebSockets(app);
   await app.register(streamRoute, { prefix, state, hub, views, ...options.streams });

@@ -7,13 +7,14 @@ import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
-import { JqlFailure, statusOf } from '../errors.ts';
+import { statusOf } from '../errors.ts';
 import { AnswerBudget } from '../query/answer-budget.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { intentKey } from '../../shared/intent-key.ts';
-import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { isPlainObject } from '../query/normalize.ts';
 import { mayWrite } from './processors.ts';
-import { readRootMeta, runMulti, type RootMeta } from './run-multi.ts';
+import { identifyCaller, readRequestShape } from './request-caller.ts';
+import { runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
 
 export interface RequestInput {
@@ -48,18 +49,9 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
   let outcome: Outcome;
   let status = 200;
   try {
-    const body = input.body;
-    if (!isPlainObject(body)) throw invalidBody();
-    const single = Object.hasOwn(body, '__meta__');
-    const root = single ? null : readRootMeta(body, state.ws.limits.maxQueriesPerRequest);
-    const authClass = single ? authClassOf(body.__meta__) : root?.authenticationClass;
-    // A request that presents no credential is anonymous: no need to go through identify().
-    const presented = Boolean(input.credentials.authorization || input.credentials.cookie);
-    const identity: Awaited<ReturnType<ServerState['identity']['identify']>> = presented
-      ? await state.identity.identify(input.credentials, authClass)
-      : { user: null, credential: {} };
-    // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
-    if (identity.error && single && isLogin(body.__meta__)) identity.error = undefined;
+    const shape = readRequestShape(state, input.body);
+    const { body, single, root, authClass } = shape;
+    const identity = await identifyCaller(state, shape, input.credentials);
     const base: Omit<RequestContext, 'sql'> = {
       state,
       user: identity.user,
@@ -106,22 +98,6 @@ function queryMayWrite(query: JsonValue | undefined): boolean {
   // A query without an intent key is refused before it runs.
   if (key === null) return false;
   return mayWrite({ schema: schema === 'controller' || schema === 'nosql' ? schema : 'model', intent: key });
-}
-
-function invalidBody(): JqlFailure {
-  return new JqlFailure([{ code: 'invalid_request', message: 'The body must be a JSON object: a query with __meta__, or named subqueries' }]);
-}
-
-function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
-  if (!isPlainObject(meta)) return undefined;
-  for (const [key, value] of Object.entries(meta)) {
-    if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
-  }
-  return undefined;
-}
-
-function isLogin(meta: JsonValue | undefined): boolean {
-  return isPlainObject(meta) && meta.namespace === 'system.User' && meta.intent === 'login';
 }
 
 function systemInfo(sessions: SqlSession[], started: number, level: 1 | 2): SystemInfo {
