@@ -13,6 +13,7 @@ import { planUpload } from './dispatch/plan-upload.ts';
 import { runRequest, type RunJql } from './dispatch/run-request.ts';
 import { JqlFailure, jqlError } from './errors.ts';
 import { sendFailure } from './http/error-reply.ts';
+import { letClientFinishSending } from './http/refused-body.ts';
 import { fileRoute, loggableUrl } from './http/files-route.ts';
 import { jqlPostRoute } from './http/jql-post.ts';
 import { jqlPutRoute } from './http/jql-put.ts';
@@ -56,6 +57,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {
     const failure = error instanceof JqlFailure ? error : toFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A body refused unread (over maxBodyBytes, wrong type): the client must still read this answer.
+    letClientFinishSending(request, reply);
     return sendFailure(reply, failure);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -17,6 +17,7 @@ import type { FileStore } from '../files/file-store.ts';
 import { receiveParts, type IntakeLimits, type StagedPart } from '../files/intake.ts';
 import { sendAnswer } from './answer-reply.ts';
 import { sendFailure } from './error-reply.ts';
+import { letClientFinishSending } from './refused-body.ts';
 import { parseJsonBody } from './json-body.ts';
 import { credentialsOf, readQueryOptions } from './request-input.ts';
 
@@ -39,9 +40,9 @@ export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run,
     const params = readQueryOptions(request);
     if (params instanceof JqlFailure) return sendFailure(reply, params);
     if (!request.isMultipart()) return sendFailure(reply, unsupported('PUT /jql takes multipart/form-data; send JSON queries with POST /jql'), params.shape);
-    // Refused before a byte is read; the connection stays open, so Node reads the rest of the body
-    // and drops it while the client finishes writing and then reads this answer.
+    // Refused before a byte is read; the client finishes writing and then reads this answer.
     if (Number(request.headers['content-length']) > maxUploadBytes) {
+      letClientFinishSending(request, reply);
       return sendFailure(reply, new JqlFailure([jqlError('payload_too_large', `The upload is larger than limits.maxUploadBytes (${maxUploadBytes} bytes)`)]), params.shape);
     }
     const credentials = credentialsOf(request);
