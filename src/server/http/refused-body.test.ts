@@ -25,7 +25,7 @@ function streamed(bytes: number): ReadableStream<Uint8Array> {
   });
 }
 
-async function send(body: BodyInit, contentType = 'application/json'): Promise<{ status: number; body: any }> {
+async function send(body: NonNullable<RequestInit['body']>, contentType = 'application/json'): Promise<{ status: number; body: any }> {
   const res = await fetch(`${s.url}/jql`, { method: 'POST', headers: { 'content-type': contentType }, body, duplex: 'half' } as RequestInit);
   return { status: res.status, body: await res.json() };
 }
