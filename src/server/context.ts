@@ -29,6 +29,14 @@ export interface FileResolver {
   describe(sql: SqlSession, ids: string[], field: FieldDef): Map<string, FileValue>;
   /** Writes the metadata row of an uploaded file in the request's transaction (idempotent). */
   attach(ctx: RequestContext, file: UploadedFile): void;
+  /** The file ids a row of `table` holds in its file columns (of removed fields too, by default). */
+  heldBy(sql: SqlSession, table: string, id: number, columns?: readonly string[]): string[];
+  /**
+   * Called once a record no longer names these files (deleted, or its file replaced or cleared): in
+   * the request's transaction, drops the rows no record names any more; once it commits, the blobs
+   * no row names (files/file-references.ts).
+   */
+  release(ctx: RequestContext, ids: readonly string[]): void;
 }
 
 /** Mutations report here; the streams layer appends them to the event log in the same transaction. */

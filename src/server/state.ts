@@ -15,6 +15,7 @@ import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
 import { demoWorkspacePath } from './demo/seed.ts';
 import { dispatchInner } from './dispatch/dispatch-inner.ts';
+import { FileReferences, pruneFileRows, readFileColumns } from './files/file-references.ts';
 import { FileStore } from './files/file-store.ts';
 import { createFileResolver, ensureFileTables } from './files/file-table.ts';
 import { createUrlSigner } from './files/signed-url.ts';
@@ -58,13 +59,17 @@ export async function createState(options: StateOptions): Promise<Runtime> {
   mkdirSync(options.dataDir, { recursive: true });
   const db = new Database(join(options.dataDir, 'jql.sqlite'));
   try {
-    db.setup((connection) => {
+    const fileReferences = db.setup((connection) => {
       migrate(connection, ws);
       ensureSearchIndexes(connection, ws);
       ensureAuthTables(connection);
       ensureNosqlTables(connection);
       ensureFileTables(connection);
       setupEventTables(connection, ws);
+      // The file rows no record names go before the store's sweep removes their blobs.
+      const references = new FileReferences(readFileColumns(connection, ws));
+      pruneFileRows(connection, references);
+      return references;
     });
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
@@ -80,7 +85,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       basePath,
       version: VERSION,
       access: createAccessControl(),
-      files: createFileResolver(createUrlSigner(secret, basePath)),
+      files: createFileResolver(createUrlSigner(secret, basePath), fileReferences),
       fileStore,
       mutations,
       hooks: await loadHooks(ws),

@@ -118,6 +118,15 @@ export class FileStore {
     if (!this.referenced(sha256)) removeQuietly(this.blobPath(sha256));
   }
 
+  /**
+   * After a commit that dropped file rows: removes the blob when no row names it any more and no
+   * running request holds it (that request's `release` checks again when it ends).
+   */
+  collect(sha256: string): void {
+    if (this.pending.has(sha256)) return;
+    if (!this.referenced(sha256)) removeQuietly(this.blobPath(sha256));
+  }
+
   /** At start: no request runs, so every temp file is a leftover and every unnamed blob an orphan. */
   sweep(): void {
     rmSync(this.tmpDir, { recursive: true, force: true });

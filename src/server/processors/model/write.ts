@@ -12,6 +12,7 @@ import { buildSelection, type Selection } from '../../query/selection.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
+import { referencesToClear, reportClearedReferences } from './set-null.ts';
 import { checkNestedAccess } from './records.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
@@ -44,11 +45,15 @@ export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedM
   await hashPasswords(checked);
   checkRefs(ctx, checked);
   for (const file of uploads.values()) ctx.state.files.attach(ctx, file);
+  // The files this update replaces or clears, released once nothing names them.
+  const fileColumns = [...model.fields.values()].filter((field) => field.type === 'file' && checked.columns.has(field.column)).map((field) => field.column);
+  const replaced = ctx.state.files.heldBy(ctx.sql, model.table, id, fileColumns);
   if (checked.columns.size > 0) {
     const columns = [...checked.columns.keys()];
     const sql = `UPDATE ${quote(model.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
     runWrite(ctx, model, sql, [...checked.columns.values(), id]);
   }
+  ctx.state.files.release(ctx, replaced);
   // A row scope also bounds what an update may turn a row into.
   if (scopes) ensureInScope(ctx, model, id, scopes);
   return finish(ctx, model, returned, id, 'updated');
@@ -58,9 +63,13 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   const scopes = ctx.state.access.check(model.permissions, 'delete', ctx.user, model.key);
   const id = findId(ctx, model, meta, scopes);
   await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
+  const files = ctx.state.files.heldBy(ctx.sql, model.table, id);
+  const cleared = referencesToClear(ctx, model, id);
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
   ctx.state.cache.invalidate(model.key);
+  reportClearedReferences(ctx, cleared);
+  ctx.state.files.release(ctx, files);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
 }

@@ -74,7 +74,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     basePath: '',
     version: 'test',
     access: control,
-    files: { describe: () => new Map(), attach: () => undefined },
+    files: { describe: () => new Map(), attach: () => undefined, heldBy: () => [], release: () => undefined },
     fileStore: {} as ServerState['fileStore'],
     mutations: { record: (_sql, event) => events.push(event) },
     hooks: { has: () => false, run: async () => undefined },
