@@ -9,7 +9,8 @@ import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
 import { loadSecret } from './auth/secret.ts';
-import { ResultCache } from './cache/result-cache.ts';
+import { AnswerCache } from './cache/answer-cache.ts';
+import { installChangeCapture } from './cache/change-capture.ts';
 import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
 import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
@@ -66,6 +67,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       ensureNosqlTables(connection);
       ensureFileTables(connection);
       setupEventTables(connection, ws);
+      installChangeCapture(connection, ws);
       // The file rows no record names go before the store's sweep removes their blobs.
       const references = new FileReferences(readFileColumns(connection, ws));
       pruneFileRows(connection, references);
@@ -92,7 +94,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       identity: createIdentityService(db, secret),
       controllers: new Map(),
       dispatch: dispatchInner,
-      cache: new ResultCache(ws.limits.cacheEntries),
+      cache: new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }),
       secret,
     };
     const builtins: Array<[string, ControllerClassLike]> = [

@@ -12,6 +12,7 @@ import { EnvelopeViewer } from '../features/envelope-viewer/EnvelopeViewer.tsx';
 import { QueryEditorPane } from '../features/query-editor/QueryEditorPane.tsx';
 import { ServicesContext, useStore, type Services } from '../state/services.ts';
 import type { WorkbenchView } from '../state/workbench-store.ts';
+import { ReproduceLocallyButton } from './ReproduceLocallyButton.tsx';
 import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
 import { ViewRail } from './ViewRail.tsx';
@@ -24,7 +25,7 @@ import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
 const VIEWS: Record<WorkbenchView, () => ReactNode> = {
-  query: () => <SplitPane left={<QueryEditorPane />} right={<EnvelopeViewer />} />,
+  query: () => <SplitPane left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />} right={<EnvelopeViewer />} />,
   upload: () => <UploadView />,
   streams: () => <StreamsView />,
   history: () => <HistoryView />,

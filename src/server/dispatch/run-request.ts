@@ -10,7 +10,7 @@ import { SqlSession, round } from '../db/sql-session.ts';
 import { statusOf } from '../errors.ts';
 import { AnswerBudget } from '../query/answer-budget.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
-import { intentKey } from '../../shared/intent-key.ts';
+import { parseMeta } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
 import { mayWrite } from './processors.ts';
 import { identifyCaller, readRequestShape } from './request-caller.ts';
@@ -90,14 +90,18 @@ function writes(body: Record<string, JsonValue>, root: RootMeta | null): boolean
   return Object.entries(body).some(([name, query]) => name !== '__root_meta__' && queryMayWrite(query));
 }
 
-/** From the raw `__meta__` (parsed properly later): only `schema` and `intent` decide it. */
+/**
+ * Parsed as the query will be run, so the two can never disagree (a re-cased `Intent` key once sent a
+ * create down the read connection, with its transaction outside the gate). A query that does not
+ * parse writes nothing: it is answered with its error.
+ */
 function queryMayWrite(query: JsonValue | undefined): boolean {
-  if (!isPlainObject(query) || !isPlainObject(query.__meta__)) return false;
-  const { schema, intent } = query.__meta__;
-  const key = typeof intent === 'string' ? intentKey(intent) : null;
-  // A query without an intent key is refused before it runs.
-  if (key === null) return false;
-  return mayWrite({ schema: schema === 'controller' || schema === 'nosql' ? schema : 'model', intent: key });
+  if (!isPlainObject(query)) return false;
+  try {
+    return mayWrite(parseMeta(query.__meta__));
+  } catch {
+    return false;
+  }
 }
 
 function systemInfo(sessions: SqlSession[], started: number, level: 1 | 2): SystemInfo {

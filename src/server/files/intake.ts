@@ -5,7 +5,9 @@
  * is written unless the plan says a query uses it, and otherwise streamed to a temp file of the store
  * while its SHA-256 is computed. The parts together are bounded by `maxUploadBytes`. On any failure
  * the rest of the body is drained (so the client can read the answer), every temp file is removed
- * and the failure is thrown: a refused upload leaves nothing on disk.
+ * and the failure is thrown: a refused upload leaves nothing on disk. Only what the client sent is a
+ * 4xx; the server's own trouble (a full disk) is thrown as it is, to be logged and answered as an
+ * internal error that shows neither the file system's message nor the data directory's paths.
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -49,7 +51,7 @@ export async function receiveParts<P extends { accepts(part: string): boolean }>
   const files: StagedPart[] = [];
   const seen = new Set<string>();
   let plan: P | undefined;
-  let failure: JqlFailure | null = null;
+  let failure: JqlFailure | Error | null = null;
   // Bytes of the parts read so far, against limits.maxUploadBytes.
   let received = 0;
   try {
@@ -152,9 +154,13 @@ function refuse(code: 'invalid_request' | 'validation_error' | 'payload_too_larg
   return new JqlFailure([jqlError(code, message, part === undefined ? {} : { field: part, path: ['parts', part] })]);
 }
 
-/** Multipart plugin and stream failures as coded errors: its limits are 413, malformed bodies 400. */
-function toFailure(error: unknown): JqlFailure {
+/**
+ * Multipart plugin and stream failures as coded errors: its limits are 413, malformed bodies 400. A
+ * system error of the server's own files (it names a syscall: mkdir, open, write) stays an Error.
+ */
+function toFailure(error: unknown): JqlFailure | Error {
   if (error instanceof JqlFailure) return error;
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string') return error;
   const { statusCode, code } = error as { statusCode?: number; code?: string };
   if (statusCode === 413) return refuse('payload_too_large', 'The form has more parts than the server accepts');
   if (code === INVALID_JSON_FIELD) return new JqlFailure([jqlError('invalid_json', 'The query part is not valid JSON')]);

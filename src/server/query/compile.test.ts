@@ -1,19 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { resolveWorkspace } from '../workspace/resolve.ts';
 import { JqlFailure } from '../errors.ts';
-import { compileConditions, escapeGlob, escapeLike, lookupsFor } from './filter.ts';
+import { compileConditions, lookupsFor } from './filter.ts';
 import { JoinSet } from './joins.ts';
+import { ModelReach } from './reach.ts';
+import { createAccessControl } from '../auth/access.ts';
+import type { ModelDef } from '../workspace/types.ts';
 import { compileOrdering } from './ordering.ts';
 import { resolvePath } from './paths.ts';
 import { LIBRARY_WORKSPACE } from '../testing/fixture.ts';
 
 const ws = resolveWorkspace(LIBRARY_WORKSPACE, null);
 const book = ws.models.get('lib.Book')!;
+// The library lets anyone read everything: these tests are about the SQL, reach.test.ts about access.
+const anonymous = { state: { ws, access: createAccessControl() }, user: null };
+const joinsOf = (model: ModelDef) => new JoinSet(new ModelReach(anonymous, model));
 
 function compile(filter: Record<string, any>) {
-  const joins = new JoinSet(book);
+  const joins = joinsOf(book);
   const out = compileConditions(ws, book, filter, joins, 'filter');
-  return { where: out.sql.join(' AND '), params: out.params, from: joins.from() };
+  return { where: out.sql.join(' AND '), params: out.params, from: joins.from().sql };
 }
 
 function errorOf(run: () => unknown) {
@@ -88,22 +94,17 @@ describe('compileConditions', () => {
     expect(lookupsFor(book.fields.get('pages')!)).not.toContain('contains');
     expect(lookupsFor(book.fields.get('tags')!)).toEqual(['exact', 'isnull']);
   });
-
-  it('escapes LIKE and GLOB wildcards', () => {
-    expect(escapeLike('a%b_c\\')).toBe('a\\%b\\_c\\\\');
-    expect(escapeGlob('*?[')).toBe('[*][?][[]');
-  });
 });
 
 describe('compileOrdering', () => {
   it('applies entries in order, then the id tie-break, and joins references', () => {
-    const joins = new JoinSet(book);
+    const joins = joinsOf(book);
     expect(compileOrdering(ws, book, ['-author.name', 'title'], joins)).toBe('ORDER BY t1."name" DESC, t0."title" ASC, t0."id" ASC');
-    expect(compileOrdering(ws, book, ['-id'], new JoinSet(book))).toBe('ORDER BY t0."id" DESC');
+    expect(compileOrdering(ws, book, ['-id'], joinsOf(book))).toBe('ORDER BY t0."id" DESC');
   });
 
   it('falls back to the model ordering, then id', () => {
     const author = ws.models.get('lib.Author')!;
-    expect(compileOrdering(ws, author, undefined, new JoinSet(author))).toBe('ORDER BY t0."name" ASC, t0."id" ASC');
+    expect(compileOrdering(ws, author, undefined, joinsOf(author))).toBe('ORDER BY t0."name" ASC, t0."id" ASC');
   });
 });

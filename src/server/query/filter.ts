@@ -6,9 +6,10 @@
 import type { FilterLookup, JsonValue } from '../../shared/protocol.ts';
 import { ErrorList, fail, type ErrorPath } from '../errors.ts';
 import type { SqlParam } from '../db/sql-session.ts';
+import { toStored, valueProblem } from '../workspace/field-codec.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
-import type { JoinSet } from './joins.ts';
-import { resolvePath } from './paths.ts';
+import { resolvePath, type ColumnSource } from './paths.ts';
+import { TEXT_LOOKUPS, textMatch } from './text-match.ts';
 
 export interface Conditions {
   sql: string[];
@@ -17,7 +18,6 @@ export interface Conditions {
 
 const TEXT_TYPES = new Set(['string', 'text', 'date', 'datetime']);
 const ORDERED_TYPES = new Set(['string', 'text', 'date', 'datetime', 'integer', 'number', 'ref']);
-const TEXT_LOOKUPS = new Set<FilterLookup>(['iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith']);
 const ORDER_LOOKUPS = new Set<FilterLookup>(['gt', 'gte', 'lt', 'lte', 'range']);
 
 /** Every lookup a field of this type accepts (also used by `system.Schema.describe`). */
@@ -44,7 +44,7 @@ export function compileConditions(
   ws: Workspace,
   model: ModelDef,
   entries: Record<string, JsonValue>,
-  joins: JoinSet,
+  columns: ColumnSource,
   section: string,
 ): Conditions {
   const out: Conditions = { sql: [], params: [] };
@@ -58,7 +58,7 @@ export function compileConditions(
       if (!lookupsOfType(resolved.field.type).has(lookup)) {
         fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
       }
-      const column = joins.column(resolved);
+      const column = columns.column(resolved, { field: key, path });
       // The entry's parameters go in only with its SQL: a failing entry leaves none behind.
       const params: SqlParam[] = [];
       out.sql.push(condition(column, resolved.field, lookup, value, path, key, params));
@@ -103,57 +103,8 @@ function condition(column: string, field: FieldDef, lookup: FilterLookup, value:
     case 'lte':
       return `${column} <= ${bind(value)}`;
     default:
-      return textCondition(column, lookup, text(value, path, key), params);
+      return textMatch(column, lookup, text(value, path, key), params);
   }
-}
-
-function textCondition(column: string, lookup: FilterLookup, value: string, params: SqlParam[]): string {
-  switch (lookup) {
-    case 'iexact':
-      params.push(escapeLike(value));
-      return `${column} LIKE ? ESCAPE '\\'`;
-    case 'icontains':
-      params.push(`%${escapeLike(value)}%`);
-      return `${column} LIKE ? ESCAPE '\\'`;
-    case 'istartswith':
-      params.push(`${escapeLike(value)}%`);
-      return `${column} LIKE ? ESCAPE '\\'`;
-    case 'iendswith':
-      params.push(`%${escapeLike(value)}`);
-      return `${column} LIKE ? ESCAPE '\\'`;
-    case 'contains':
-      params.push(`*${escapeGlob(value)}*`);
-      return `${column} GLOB ?`;
-    case 'startswith':
-      params.push(`${escapeGlob(value)}*`);
-      return `${column} GLOB ?`;
-    default:
-      params.push(`*${escapeGlob(value)}`);
-      return `${column} GLOB ?`;
-  }
-}
-
-/**
- * The longest value a pattern lookup or search takes. SQLite refuses LIKE and GLOB patterns over
- * 50,000 bytes when it meets a row; this bound keeps every escaped pattern below that (a character
- * is at most 4 bytes, an escaped one 2), so a longer value is an invalid_request, not an internal error.
- */
-export const MAX_PATTERN_CHARS = 10_000;
-
-function checkPattern(value: string): void {
-  if (value.length > MAX_PATTERN_CHARS) fail('invalid_request', `A text to match may hold at most ${MAX_PATTERN_CHARS} characters`);
-}
-
-/** LIKE is case-insensitive for ASCII in SQLite; `\` escapes its wildcards. */
-export function escapeLike(value: string): string {
-  checkPattern(value);
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-/** GLOB is case-sensitive; brackets make its wildcards literal. */
-export function escapeGlob(value: string): string {
-  checkPattern(value);
-  return value.replace(/[*?[]/g, (c) => `[${c}]`);
 }
 
 function text(value: JsonValue, path: ErrorPath, key: string): string {
@@ -165,24 +116,13 @@ function wrongType(key: string, message: string, path: ErrorPath): never {
   return fail('invalid_request', `Wrong value for "${key}": ${message}`, { field: key, path });
 }
 
-/** Checks a filter value against its field's type and converts it for binding. */
+/**
+ * Checks a filter value against its field's type and converts it for binding, with the codec that
+ * stores values: a date-time is compared in its stored (UTC) form, whatever offset it was given in.
+ */
 export function sqlValue(field: FieldDef, value: JsonValue, path: ErrorPath, key: string): SqlParam {
-  switch (field.type) {
-    case 'integer':
-    case 'ref':
-      if (!Number.isSafeInteger(value)) wrongType(key, `${field.name} takes an integer`, path);
-      return value as number;
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) wrongType(key, `${field.name} takes a number`, path);
-      return value as number;
-    case 'boolean':
-      if (typeof value !== 'boolean') wrongType(key, `${field.name} takes true or false`, path);
-      return value ? 1 : 0;
-    case 'json':
-    case 'file':
-      return wrongType(key, `${field.type} fields can only be compared with null`, path);
-    default:
-      if (typeof value !== 'string') wrongType(key, `${field.name} takes a string`, path);
-      return value as string;
-  }
+  if (field.type === 'json' || field.type === 'file') return wrongType(key, `${field.type} fields can only be compared with null`, path);
+  const expected = valueProblem(field.type, value);
+  if (expected) wrongType(key, `${field.name} takes ${expected}`, path);
+  return toStored(field.type, value);
 }

@@ -19,9 +19,10 @@ export function orderingTerms(ws: Workspace, model: ModelDef, ordering: string[]
     errors.check(() => {
       const descending = entry.startsWith('-');
       const path = descending ? entry.slice(1) : entry;
-      const resolved = resolvePath(ws, model, path, { lookups: false, errorPath: ['ordering', index] });
+      const errorPath = ['ordering', index];
+      const resolved = resolvePath(ws, model, path, { lookups: false, errorPath });
       if (resolved.hops.length === 0 && resolved.field.name === 'id') hasId = true;
-      terms.push(`${joins.column(resolved)} ${descending ? 'DESC' : 'ASC'}`);
+      terms.push(`${joins.column(resolved, { field: path, path: errorPath })} ${descending ? 'DESC' : 'ASC'}`);
     });
   });
   errors.throwIfAny();

@@ -39,6 +39,14 @@ export interface ResolvedPath {
   path: string;
 }
 
+/**
+ * Gives the SQL expression of a resolved path's column. The JoinSet is the one for queries: it joins
+ * (and checks) every reference a path enters; `site` says where the path came from, for refusals.
+ */
+export interface ColumnSource {
+  column(resolved: ResolvedPath, site: { field: string; path: ErrorPath }): string;
+}
+
 export function fieldOf(model: ModelDef, name: string): FieldDef | undefined {
   return name === 'id' ? ID_FIELD : model.fields.get(name);
 }

@@ -10,8 +10,8 @@
 import type { SqlParam } from '../db/sql-session.ts';
 import { ftsTableOf } from '../search/fts.ts';
 import type { ModelDef } from '../workspace/types.ts';
-import { escapeLike } from './filter.ts';
 import { quote } from './paths.ts';
+import { textMatch } from './text-match.ts';
 
 /** Trigrams need at least three characters (code points, as the tokenizer counts them). */
 export const FTS_MIN_CHARS = 3;
@@ -28,11 +28,7 @@ export function compileSearch(model: ModelDef, term: string | undefined, params:
     params.push(ftsString(term));
     indexed = `t0."id" IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ?) AND `;
   }
-  const pattern = `%${escapeLike(term)}%`;
-  const parts = model.search.map((name) => {
-    params.push(pattern);
-    return `t0.${quote(model.fields.get(name)?.column ?? name)} LIKE ? ESCAPE '\\'`;
-  });
+  const parts = model.search.map((name) => textMatch(`t0.${quote(model.fields.get(name)?.column ?? name)}`, 'icontains', term, params));
   return `(${indexed}(${parts.join(' OR ')}))`;
 }
 

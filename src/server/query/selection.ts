@@ -8,6 +8,7 @@ import { ErrorList, fail, invalidRequest, type ErrorPath } from '../errors.ts';
 import type { FieldDef, ModelDef, RelationDef, Workspace } from '../workspace/types.ts';
 import { isPlainObject } from './normalize.ts';
 import { fieldOf, ID_FIELD, isReadable, targetOf } from './paths.ts';
+import type { ModelReach } from './reach.ts';
 
 export interface Selection {
   model: ModelDef;
@@ -77,10 +78,20 @@ function fullSelection(model: ModelDef, omit: ReadonlySet<string>): Selection {
   return selection;
 }
 
-/** Every model a selection reads, for cache invalidation. */
-export function modelsOf(selection: Selection, into: Set<string> = new Set()): Set<string> {
-  into.add(selection.model.key);
-  for (const ref of selection.refs) modelsOf(ref.selection, into);
-  for (const rev of selection.reverse) modelsOf(rev.selection, into);
-  return into;
+/**
+ * Enters every model a selection reads into the query's reach: a nested model the caller may not
+ * retrieve is 401/403 with the selection's path before anything runs (PROTOCOL.md 2.2). Rows outside
+ * the caller's row scope are left out when the nested level is read (processors/model/records.ts).
+ */
+export function enterSelection(reach: ModelReach, selection: Selection, path: ErrorPath = [], through = ''): void {
+  const nested = [
+    ...selection.refs.map((ref) => ({ name: ref.field.name, selection: ref.selection })),
+    ...selection.reverse.map((rev) => ({ name: rev.relation.name, selection: rev.selection })),
+  ];
+  for (const { name, selection: inner } of nested) {
+    const where = [...path, name];
+    const dotted = through === '' ? name : `${through}.${name}`;
+    reach.enter(inner.model, dotted, { field: name, path: where });
+    enterSelection(reach, inner, where, dotted);
+  }
 }

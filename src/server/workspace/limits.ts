@@ -26,6 +26,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   maxUploadBytes: 1024 * MiB,
   maxStreamEvents: 10_000,
   cacheEntries: 1000,
+  // The retrieve cache holds at most this many characters of serialized answers (and keys).
+  cacheBytes: 64 * MiB,
   // 0: no rate limit (the default); a positive number caps JQL requests per client per minute.
   requestsPerMinute: 0,
 };

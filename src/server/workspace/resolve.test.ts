@@ -72,6 +72,7 @@ describe('resolveWorkspace: a valid workspace', () => {
       maxUploadBytes: 1073741824,
       maxStreamEvents: 10000,
       cacheEntries: 1000,
+      cacheBytes: 67108864,
       requestsPerMinute: 0,
     });
     const app = ws.apps.get('tickets');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDef, CollectionDef, ModelDef, Workspace } from './types.ts';
 import type { At } from './check.ts';
-import { checkName, expectKeys, expectObject, fail, show } from './check.ts';
+import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
 import { resolveLimits } from './limits.ts';
 import { completeModel, createModel } from './resolve-model.ts';
@@ -39,8 +39,10 @@ export function loadWorkspace(file: string): Workspace {
 export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
   const at: At = { file };
   const root = expectObject(raw, at, 'the workspace');
-  // `$schema` lets editors validate the file; it means nothing to the server.
-  expectKeys(root, ['$schema', 'name', 'limits', 'apps'], at, 'the workspace');
+  // `$schema` lets editors validate the file; `_notes` is a comment for people (`workspace
+  // from-describe` lists there what it could not copy). Neither means anything to the server.
+  expectKeys(root, ['$schema', '_notes', 'name', 'limits', 'apps'], at, 'the workspace');
+  if (root._notes !== undefined && typeof root._notes !== 'string') expectStringArray(root._notes, at, '"_notes" (a comment: a string or an array of strings)');
   if (root.name !== undefined && (typeof root.name !== 'string' || root.name.length === 0)) fail(at, `"name" must be a non-empty string, got ${show(root.name)}`);
   const rawApps = root.apps === undefined ? {} : expectObject(root.apps, at, '"apps"');
   const baseDir = file === null ? process.cwd() : path.dirname(path.resolve(file));

@@ -42,9 +42,12 @@ export interface RawApp {
 }
 
 /** Every limit a workspace may set (WORKSPACE.md `limits`), each with a default (workspace/limits.ts). */
-export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; requestsPerMinute: number };
+export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number };
 
 export interface WorkspaceFile {
+  $schema?: string;
+  /** A comment for people; the server ignores it. */
+  _notes?: string | string[];
   name?: string;
   limits?: Partial<Limits>;
   apps?: Record<string, RawApp>;

@@ -8,23 +8,26 @@ import { ErrorList, fail, invalidRequest } from '../../errors.ts';
 import { JoinSet } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { resolvePath } from '../../query/paths.ts';
-import type { ModelDef } from '../../workspace/types.ts';
-import { fromSql } from './records.ts';
+import type { ModelReach } from '../../query/reach.ts';
+import { fromStored } from '../../workspace/field-codec.ts';
 import { compileWhere, type Where } from './where.ts';
 
 const NUMERIC = new Set(['integer', 'number', 'ref']);
 
-export function groupBy(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, scopes: Scopes, limit: number, offset: number): ProcessorOutput {
+/** `reach` gathers the models the grouping touches: the grouped paths and aggregates enter them too. */
+export function groupBy(ctx: RequestContext, reach: ModelReach, meta: ParsedMeta, scopes: Scopes, limit: number, offset: number): ProcessorOutput {
   const spec = meta.groupBy as NonNullable<ParsedMeta['groupBy']>;
   const { ws } = ctx.state;
-  const joins = new JoinSet(model);
+  const model = reach.root;
+  const joins = new JoinSet(reach);
   // Filters, grouped paths, aggregates and ordering report all their errors in one answer.
   const errors = new ErrorList();
   const where = errors.check(() => compileWhere(ws, model, { ...meta, scopes }, joins)) as Where;
   const groups = spec.by.flatMap((path, index) => {
     const group = errors.check(() => {
-      const resolved = resolvePath(ws, model, path, { lookups: false, errorPath: ['__meta__', 'group_by', index] });
-      return { path, resolved, column: joins.column(resolved), alias: `g${index}` };
+      const errorPath = ['__meta__', 'group_by', index];
+      const resolved = resolvePath(ws, model, path, { lookups: false, errorPath });
+      return { path, resolved, column: joins.column(resolved, { field: path, path: errorPath }), alias: `g${index}` };
     });
     return group ? [group] : [];
   });
@@ -40,7 +43,7 @@ export function groupBy(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, 
         if ((aggregate.fn === 'sum' || aggregate.fn === 'avg') && !NUMERIC.has(resolved.field.type)) {
           invalidRequest(`${aggregate.fn} needs a numeric field; "${aggregate.field}" is ${resolved.field.type}`, errorPath);
         }
-        column = joins.column(resolved);
+        column = joins.column(resolved, { field: aggregate.field, path: errorPath });
       } else if (aggregate.fn !== 'count') {
         invalidRequest(`Only count takes "*"`, errorPath);
       }
@@ -53,11 +56,13 @@ export function groupBy(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, 
   errors.throwIfAny();
   const groupSql = groups.map((group) => group.column).join(', ');
   const select = [...groups.map((g) => `${g.column} AS ${g.alias}`), 'count(*) AS c', ...aggregates.map((a) => `${a.sql} AS ${a.alias}`)].join(', ');
-  const rows = ctx.sql.all(`SELECT ${select} ${joins.from()} ${where.sql} GROUP BY ${groupSql} ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
-  const filtered = ctx.sql.get(`SELECT count(*) AS n FROM (SELECT 1 ${joins.from()} ${where.sql} GROUP BY ${groupSql})`, where.params)?.n as number;
+  const from = joins.from();
+  const params = [...from.params, ...where.params];
+  const rows = ctx.sql.all(`SELECT ${select} ${from.sql} ${where.sql} GROUP BY ${groupSql} ${order} LIMIT ? OFFSET ?`, [...params, limit, offset]);
+  const filtered = ctx.sql.get(`SELECT count(*) AS n FROM (SELECT 1 ${from.sql} ${where.sql} GROUP BY ${groupSql})`, params)?.n as number;
   const payload = rows.map((row) => {
     const record: JsonObject = {};
-    for (const group of groups) record[group.path] = fromSql(group.resolved.field, row[group.alias]);
+    for (const group of groups) record[group.path] = fromStored(group.resolved.field.type, row[group.alias]);
     record.count = row.c as number;
     for (const aggregate of aggregates) record[aggregate.name] = (row[aggregate.alias] as number | null) ?? null;
     return record;
@@ -83,5 +88,9 @@ function groupOrdering(
     return `${alias} ${descending ? 'DESC' : 'ASC'}`;
   });
   errors.throwIfAny();
+  // Groups that tie on the ordering (the same count) are then ordered by their keys, as records are by
+  // id, so that pages of groups are stable.
+  const used = new Set(terms.map((term) => term.split(' ')[0]));
+  for (const group of groups) if (!used.has(group.alias)) terms.push(`${group.alias} ASC`);
   return `ORDER BY ${terms.join(', ')}`;
 }

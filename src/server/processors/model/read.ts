@@ -4,68 +4,70 @@
  * already tell the total, and one statement per nested level.
  */
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
-import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import { extrasOfHit } from '../../cache/answer-cache.ts';
+import { cacheKeyOf } from '../../cache/cache-key.ts';
+import type { FileSlot, ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row } from '../../db/sql-session.ts';
-import { checkAll, ErrorList, fail, invalidRequest } from '../../errors.ts';
-import { JoinSet } from '../../query/joins.ts';
+import { ErrorList, fail, invalidRequest, type ErrorPath } from '../../errors.ts';
+import { JoinSet, rootFrom } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
-import { cacheKeyOf, paging } from '../../query/paging.ts';
+import { paging } from '../../query/paging.ts';
 import { compileOrdering } from '../../query/ordering.ts';
 import { fieldOf } from '../../query/paths.ts';
-import { buildSelection, modelsOf, type Selection } from '../../query/selection.ts';
+import { ModelReach } from '../../query/reach.ts';
+import { buildSelection, enterSelection, type Selection } from '../../query/selection.ts';
 import type { ModelDef } from '../../workspace/types.ts';
+import { protectedFileSlots, signFilesAfresh } from './cached-files.ts';
 import { groupBy } from './group-by.ts';
-import { checkNestedAccess, nestedNotices, selectList, toRecords, type NestedCuts } from './records.ts';
-import { compileWhere, omittedFields } from './where.ts';
+import { nestedNotices, selectList, toRecords, type NestedCuts } from './records.ts';
+import { compileWhere, omittedFields, type Where } from './where.ts';
 
 export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const cacheKey = meta.cache ? cacheKeyOf(ctx, meta, data) : null;
-  if (cacheKey) {
-    const hit = ctx.state.cache.get(cacheKey);
-    if (hit) {
-      const { draw: _stored, ...extras } = hit.extras;
-      return { payload: hit.payload, extras: { ...extras, ...(meta.draw !== undefined ? { draw: meta.draw } : {}), cached: true } };
-    }
+  const cached = meta.cache ? ctx.state.cache.open(ctx, cacheKeyOf(ctx, meta, data)) : null;
+  if (cached?.hit) {
+    const { payload, files } = cached.hit;
+    if (files) signFilesAfresh(ctx, payload, files);
+    return { payload, extras: extrasOfHit(cached.hit, meta.draw) };
   }
   const { limit, offset, notices } = paging(ctx, meta);
   let output: ProcessorOutput;
-  let models: Iterable<string>;
-  // Signed URLs expire: an answer holding protected files is never served from the cache.
-  let cacheable = true;
+  // Every model the answer depends on (selection, filter, exclude, ordering, grouping, aggregates):
+  // each was entered with the caller's permission, and a change to any of them invalidates the entry.
+  const reach = new ModelReach(ctx, model, scopes);
+  let files: FileSlot[] = [];
   if (meta.groupBy) {
-    output = groupBy(ctx, model, meta, scopes, limit, offset);
-    models = [model.key];
+    output = groupBy(ctx, reach, meta, scopes, limit, offset);
   } else {
-    const joins = new JoinSet(model);
-    let countFrom = '';
     // The selection, filters and ordering report all their errors in one answer.
-    const [selection, where, order] = checkAll(
-      () => selectionFor(ctx, model, meta, data),
-      () => {
-        const compiled = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
-        countFrom = joins.from();
-        return compiled;
-      },
-      () => compileOrdering(ctx.state.ws, model, meta.ordering, joins),
-    );
-    checkNestedAccess(ctx, selection);
-    const rows = limit === 0 ? [] : ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...where.params, limit, offset]);
+    const errors = new ErrorList();
+    const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
+    if (errors.empty) enterSelection(reach, selection);
+    const joins = new JoinSet(reach);
+    const where = errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins)) as Where;
+    // The count needs no join that only the ordering adds.
+    const countFrom = joins.from();
+    const order = errors.check(() => compileOrdering(ctx.state.ws, model, meta.ordering, joins)) as string;
+    errors.throwIfAny();
+    const from = joins.from();
+    const rows =
+      limit === 0 ? [] : ctx.sql.all(`SELECT ${selectList(selection)} ${from.sql} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...from.params, ...where.params, limit, offset]);
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
-    const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(`SELECT count(*) AS n ${countFrom} ${where.sql}`, where.params)?.n as number);
+    const filtered = knownTotal
+      ? offset + rows.length
+      : (ctx.sql.get(`SELECT count(*) AS n ${countFrom.sql} ${where.sql}`, [...countFrom.params, ...where.params])?.n as number);
     const cuts: NestedCuts = new Map();
     const records = toRecords(ctx, selection, rows, true, cuts);
     notices.push(...nestedNotices(cuts, ctx.state.ws.limits.maxNested));
     output = { payload: records, extras: { filtered, display: records.length } };
-    models = modelsOf(selection);
-    cacheable = !readsProtectedFiles(selection);
+    if (cached) files = protectedFileSlots(selection, records);
   }
   const extras: Extras = { ...output.extras, limit, offset };
   if (meta.draw !== undefined) extras.draw = meta.draw;
   if (notices.length > 0) extras.notices = notices;
-  if (cacheKey) {
-    if (cacheable) ctx.state.cache.set(cacheKey, models, { payload: output.payload, extras });
+  if (cached) {
+    cached.keep(reach.models, files.length > 0 ? { payload: output.payload, extras, files } : { payload: output.payload, extras });
     extras.cached = false;
   }
   return { payload: output.payload, extras };
@@ -76,41 +78,50 @@ export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMe
   const errors = new ErrorList();
   const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
   // A bad selection is reported with uniqueObject's errors, if any; otherwise readOne() reports those.
-  if (!errors.empty) errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, new JoinSet(model)));
+  if (!errors.empty) errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, new JoinSet(new ModelReach(ctx, model, scopes))));
   errors.throwIfAny();
-  checkNestedAccess(ctx, selection);
   const cuts: NestedCuts = new Map();
-  const record = readOne(ctx, model, meta, selection, scopes, cuts);
+  const record = readOne(ctx, model, meta, selection, scopes, [], cuts);
   const notices = nestedNotices(cuts, ctx.state.ws.limits.maxNested);
   return { payload: record, intent: 'retrieve', extras: notices.length > 0 ? { notices } : {} };
 }
 
 export function count(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const joins = new JoinSet(model);
+  const joins = new JoinSet(new ModelReach(ctx, model, scopes));
   const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
-  const n = ctx.sql.get(`SELECT count(*) AS n ${joins.from()} ${where.sql}`, where.params)?.n as number;
+  const from = joins.from();
+  const n = ctx.sql.get(`SELECT count(*) AS n ${from.sql} ${where.sql}`, [...from.params, ...where.params])?.n as number;
   return { payload: { count: n }, extras: {} };
 }
 
-/** The one record `uniqueObject` names, within the caller's scope: zero is not_found, two is not unique. */
+/**
+ * The one record `uniqueObject` names, within the caller's scope: zero is not_found, two is not unique.
+ * Every model the selection or the conditions reach is checked for the caller first.
+ */
 export function readOne(
   ctx: RequestContext,
   model: ModelDef,
   meta: Pick<ParsedMeta, 'uniqueObject' | 'filter' | 'exclude'>,
   selection: Selection,
-  scopes: ReturnType<RequestContext['state']['access']['check']>,
+  scopes: Scopes,
+  /** Where the selection sits in the request (a mutation's is `__meta__.return`), for refusals. */
+  selectionPath: ErrorPath = [],
+  /** Collects the reverse relations cut at limits.maxNested, for the answer's notices. */
   cuts?: NestedCuts,
 ): JsonObject {
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
+  const reach = new ModelReach(ctx, model, scopes);
+  enterSelection(reach, selection, selectionPath);
   const id = plainId(meta, scopes);
   let rows: Row[];
   if (id !== null) {
     rows = ctx.sql.all(byIdSql(model, selection), [id]);
   } else {
-    const joins = new JoinSet(model);
+    const joins = new JoinSet(reach);
     const where = compileWhere(ctx.state.ws, model, { uniqueObject: meta.uniqueObject, filter: meta.filter, exclude: meta.exclude, scopes }, joins);
-    rows = ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${where.sql} LIMIT 2`, where.params);
+    const from = joins.from();
+    rows = ctx.sql.all(`SELECT ${selectList(selection)} ${from.sql} ${where.sql} LIMIT 2`, [...from.params, ...where.params]);
   }
   if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
   if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
@@ -136,7 +147,7 @@ const byIdStatements = new WeakMap<Selection, string>();
 
 function byIdSql(model: ModelDef, selection: Selection): string {
   let sql = byIdStatements.get(selection);
-  if (sql === undefined) byIdStatements.set(selection, (sql = `SELECT ${selectList(selection)} ${new JoinSet(model).from()} WHERE t0."id" = ? LIMIT 2`));
+  if (sql === undefined) byIdStatements.set(selection, (sql = `SELECT ${selectList(selection)} ${rootFrom(model)} WHERE t0."id" = ? LIMIT 2`));
   return sql;
 }
 
@@ -153,13 +164,3 @@ export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<Pa
   errors.throwIfAny();
   return selection as Selection;
 }
-
-
-function readsProtectedFiles(selection: Selection): boolean {
-  return (
-    selection.columns.some((field) => field.type === 'file' && field.protected) ||
-    selection.refs.some((ref) => readsProtectedFiles(ref.selection)) ||
-    selection.reverse.some((rev) => readsProtectedFiles(rev.selection))
-  );
-}
-

@@ -4,13 +4,14 @@
  * (PROTOCOL.md 2.2).
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
-import { fail } from '../../errors.ts';
 import type { RequestContext } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
 import { JoinSet } from '../../query/joins.ts';
 import { quote } from '../../query/paths.ts';
 import { orderingTerms } from '../../query/ordering.ts';
+import { ModelReach, readGrant } from '../../query/reach.ts';
 import type { Selection } from '../../query/selection.ts';
+import { fromStored } from '../../workspace/field-codec.ts';
 import type { FieldDef } from '../../workspace/types.ts';
 import { compileWhere } from './where.ts';
 
@@ -22,24 +23,6 @@ export function selectList(selection: Selection, alias = 't0'): string {
   let list = selectLists.get(selection);
   if (list === undefined) selectLists.set(selection, (list = selection.columns.map((field) => `t0.${quote(field.column)}`).join(', ')));
   return list;
-}
-
-/** Refuses a selection that reaches into a model the caller may not read, so nothing of it leaks. */
-export function checkNestedAccess(ctx: Pick<RequestContext, 'state' | 'user'>, selection: Selection, path: Array<string | number> = []): void {
-  const nested = [
-    ...selection.refs.map((ref) => ({ name: ref.field.name, selection: ref.selection })),
-    ...selection.reverse.map((rev) => ({ name: rev.relation.name, selection: rev.selection })),
-  ];
-  for (const { name, selection: inner } of nested) {
-    const where = [...path, name];
-    if (!ctx.state.access.allows(inner.model.permissions, 'retrieve', ctx.user).allowed) {
-      fail(ctx.user ? 'forbidden' : 'unauthenticated', `Not allowed to read ${inner.model.key} (selected through "${where.join('.')}")`, {
-        field: String(name),
-        path: where,
-      });
-    }
-    checkNestedAccess(ctx, inner, where);
-  }
 }
 
 const plainSelections = new WeakMap<Selection, boolean>();
@@ -65,7 +48,7 @@ export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]
       ? (rows as JsonObject[])
       : rows.map((row) => {
           const record: JsonObject = {};
-          for (const field of selection.columns) record[field.name] = fromSql(field, row[field.column]);
+          for (const field of selection.columns) record[field.name] = fromStored(field.type, row[field.column]);
           return record;
         });
   if (records.length === 0) return records;
@@ -151,23 +134,25 @@ function readNested(
   parent: { column: string; window: number } | null,
   cuts?: NestedCuts,
 ): { rows: Row[]; records: JsonObject[]; cut: Set<number> } {
-  const { ws, access } = ctx.state;
+  const { ws } = ctx.state;
   const cut = new Set<number>();
-  // checkNestedAccess() refused a model the caller may not read before anything ran.
-  const grant = access.allows(selection.model.permissions, 'retrieve', ctx.user);
+  // enterSelection() refused a model the caller may not read before anything ran; this is the same
+  // rule, read again here for the rows of it the caller may see.
+  const grant = readGrant(ctx, selection.model);
   if (!grant.allowed) return { rows: [], records: [], cut };
-  const joins = new JoinSet(selection.model);
+  const joins = new JoinSet(new ModelReach(ctx, selection.model, grant.scopes));
   const where = compileWhere(ws, selection.model, { scopes: grant.scopes }, joins);
   const keyCondition = `t0.${quote(keyColumn)} IN (SELECT value FROM json_each(?))`;
   const whereSql = where.sql === '' ? `WHERE ${keyCondition}` : `${where.sql} AND ${keyCondition}`;
   const order = orderingTerms(ws, selection.model, undefined, joins);
-  const params: SqlParam[] = [...where.params, JSON.stringify(keys)];
+  const from = joins.from();
+  const params: SqlParam[] = [...from.params, ...where.params, JSON.stringify(keys)];
   if (!parent) {
-    const rows = ctx.sql.all(`SELECT ${selectList(selection)} ${joins.from()} ${whereSql} ORDER BY ${order}`, params);
+    const rows = ctx.sql.all(`SELECT ${selectList(selection)} ${from.sql} ${whereSql} ORDER BY ${order}`, params);
     return { rows, records: toRecords(ctx, selection, rows, true, cuts), cut };
   }
   const via = `t0.${quote(parent.column)}`;
-  const ranked = `SELECT ${selectList(selection)}, ${via} AS "__parent", ROW_NUMBER() OVER (PARTITION BY ${via} ORDER BY ${order}) AS "__rank" ${joins.from()} ${whereSql}`;
+  const ranked = `SELECT ${selectList(selection)}, ${via} AS "__parent", ROW_NUMBER() OVER (PARTITION BY ${via} ORDER BY ${order}) AS "__rank" ${from.sql} ${whereSql}`;
   const read = ctx.sql.all(`SELECT * FROM (${ranked}) WHERE "__rank" <= ? ORDER BY "__parent", "__rank"`, [...params, parent.window + 1]);
   // Rows with a parent column are not records as they are; the one past the window only marks a cut.
   const rows = read.filter((row) => {
@@ -176,18 +161,6 @@ function readNested(
     return false;
   });
   return { rows, records: toRecords(ctx, selection, rows, false, cuts), cut };
-}
-
-export function fromSql(field: FieldDef, value: unknown): JsonValue {
-  if (value === null || value === undefined) return null;
-  switch (field.type) {
-    case 'boolean':
-      return value !== 0;
-    case 'json':
-      return JSON.parse(value as string) as JsonValue;
-    default:
-      return value as JsonValue;
-  }
 }
 
 function unique(values: JsonValue[]): JsonValue[] {

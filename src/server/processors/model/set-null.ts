@@ -1,8 +1,8 @@
 /**
  * ON DELETE SET NULL (WORKSPACE.md: a nullable reference to a deleted record is cleared): SQLite
  * clears the references itself, so the processor finds the records it will change before the delete
- * and, after it, reports each as `updated` (PROTOCOL.md 10) and drops its model's cached answers,
- * as for any other update.
+ * and, after it, reports each as `updated` (PROTOCOL.md 10), as for any other update. (The retrieve
+ * cache sees the rewritten rows by itself: cache/change-capture.ts.)
  */
 import type { RequestContext } from '../../context.ts';
 import { quote } from '../../query/paths.ts';
@@ -54,6 +54,5 @@ export function referencesToClear(ctx: RequestContext, model: ModelDef, id: numb
 export function reportClearedReferences(ctx: RequestContext, cleared: ClearedReferences[]): void {
   for (const { model, ids } of cleared) {
     for (const id of ids) ctx.state.mutations.record(ctx.sql, { kind: 'updated', namespace: model.key, schema: 'model', id });
-    ctx.state.cache.invalidate(model.key);
   }
 }

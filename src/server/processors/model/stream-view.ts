@@ -8,23 +8,27 @@
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
-import { JoinSet } from '../../query/joins.ts';
+import { JoinSet, rootFrom } from '../../query/joins.ts';
 import { mapKeys, snakePath, snakeSelection } from '../../query/normalize.ts';
 import { quote } from '../../query/paths.ts';
-import { buildSelection } from '../../query/selection.ts';
+import { ModelReach } from '../../query/reach.ts';
+import { buildSelection, enterSelection } from '../../query/selection.ts';
 import { snapshotFields, sqlValueOf } from '../../streams/snapshot.ts';
 import { SNAPSHOT, type RecordView, type Subscriber, type ViewInput } from '../../streams/views.ts';
 import type { FieldDef, ModelDef } from '../../workspace/types.ts';
-import { checkNestedAccess, toRecords } from './records.ts';
+import { toRecords } from './records.ts';
 import { compileWhere } from './where.ts';
 
 export function modelStreamView(subscriber: Subscriber, model: ModelDef, scopes: Scopes, input: ViewInput): RecordView {
   const ctx = subscriber;
   const selection = buildSelection(ctx.state.ws, model, input.fields ? snakeSelection(input.fields) : null, ['fields']);
-  checkNestedAccess(ctx, selection, ['fields']);
+  // The same checks as a retrieve's, when subscribing: a model the fields or the filter reach that the
+  // subscriber may not read refuses the subscription; joined rows stay within the subscriber's scopes.
+  const reach = new ModelReach(ctx, model, scopes);
+  enterSelection(reach, selection, ['fields']);
   const filter = input.filter ? mapKeys(input.filter, snakePath) : undefined;
   const columns = snapshotFields(model);
-  const match = compileMatch(ctx, model, columns, filter, scopes);
+  const match = compileMatch(reach, columns, filter, scopes);
   return {
     render(event, sql) {
       const snapshot = event.row;
@@ -42,21 +46,17 @@ export function modelStreamView(subscriber: Subscriber, model: ModelDef, scopes:
 }
 
 /** `WITH jql_snapshot(cols) AS (SELECT ?, ...) SELECT 1 FROM jql_snapshot AS t0 [joins] WHERE ...`; null when nothing restricts. */
-function compileMatch(
-  ctx: Subscriber,
-  model: ModelDef,
-  columns: FieldDef[],
-  filter: Record<string, JsonValue> | undefined,
-  scopes: Scopes,
-): { sql: string; params: SqlParam[] } | null {
-  const joins = new JoinSet(model);
-  const where = compileWhere(ctx.state.ws, model, { filter, scopes }, joins);
+function compileMatch(reach: ModelReach, columns: FieldDef[], filter: Record<string, JsonValue> | undefined, scopes: Scopes): { sql: string; params: SqlParam[] } | null {
+  const model = reach.root;
+  const joins = new JoinSet(reach);
+  const where = compileWhere(reach.reader.state.ws, model, { filter, scopes }, joins);
   if (where.sql === '') return null;
   const from = joins.from();
-  const root = `FROM ${quote(model.table)} AS t0`;
-  if (!from.startsWith(root)) throw new Error(`Unexpected FROM clause for ${model.key}`);
+  const root = rootFrom(model);
+  if (!from.sql.startsWith(root)) throw new Error(`Unexpected FROM clause for ${model.key}`);
   const names = columns.map((field) => quote(field.column)).join(', ');
   const slots = columns.map(() => '?').join(', ');
-  const sql = `WITH ${SNAPSHOT}(${names}) AS (SELECT ${slots}) SELECT 1 AS hit FROM ${SNAPSHOT} AS t0${from.slice(root.length)} ${where.sql} LIMIT 1`;
-  return { sql, params: where.params };
+  const sql = `WITH ${SNAPSHOT}(${names}) AS (SELECT ${slots}) SELECT 1 AS hit FROM ${SNAPSHOT} AS t0${from.sql.slice(root.length)} ${where.sql} LIMIT 1`;
+  // The snapshot's values come first (render() puts them there), then the joins', then the filter's.
+  return { sql, params: [...from.params, ...where.params] };
 }

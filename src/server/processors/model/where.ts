@@ -8,6 +8,7 @@ import type { SqlParam } from '../../db/sql-session.ts';
 import { ErrorList } from '../../errors.ts';
 import { compileConditions } from '../../query/filter.ts';
 import type { JoinSet } from '../../query/joins.ts';
+import { compileScopes } from '../../query/scope.ts';
 import { compileSearch } from '../../query/search.ts';
 import type { ModelDef, Workspace } from '../../workspace/types.ts';
 
@@ -46,18 +47,10 @@ export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, 
     if (search) parts.push(search);
   });
   errors.throwIfAny();
-  if (input.scopes) {
-    if (input.scopes.length === 0) {
-      parts.push('0');
-    } else {
-      const alternatives: string[] = [];
-      for (const scope of input.scopes) {
-        const conditions = compileConditions(ws, model, scope, joins, 'scope');
-        alternatives.push(conditions.sql.length === 0 ? '1' : `IFNULL((${conditions.sql.join(' AND ')}), 0)`);
-        params.push(...conditions.params);
-      }
-      parts.push(`(${alternatives.join(' OR ')})`);
-    }
+  const scoped = compileScopes(ws, model, input.scopes, joins);
+  if (scoped) {
+    parts.push(scoped.sql);
+    params.push(...scoped.params);
   }
   return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
 }

@@ -13,7 +13,6 @@ import type { SqlParam } from '../../db/sql-session.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
 import { referencesToClear, reportClearedReferences } from './set-null.ts';
-import { checkNestedAccess } from './records.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
 export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
@@ -67,7 +66,6 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   const cleared = referencesToClear(ctx, model, id);
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
   reportClearedReferences(ctx, cleared);
   ctx.state.files.release(ctx, files);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
@@ -84,14 +82,12 @@ function checkWrite(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data
   const checked = errors.check(() => checkValues(model, data, mode, new Date().toISOString(), fileIds(uploads), ctx.state.ws.limits.maxValueBytes));
   const returned = errors.check(() => buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']));
   errors.throwIfAny();
-  checkNestedAccess(ctx, returned as Selection, ['__meta__', 'return']);
   return { uploads, checked: checked as CheckedValues, returned: returned as Selection };
 }
 
 async function finish(ctx: RequestContext, model: ModelDef, selection: Selection, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
-  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null);
+  const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null, ['__meta__', 'return']);
   await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
   return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${model.key} ${id}`, extras: {} };
 }
@@ -122,7 +118,7 @@ function fileIds(uploads: Map<string, UploadedFile>): Map<string, string> {
   return new Map([...uploads].map(([field, file]) => [field, file.id]));
 }
 
-async function hashPasswords(checked: CheckedValues): Promise<void> {
+export async function hashPasswords(checked: CheckedValues): Promise<void> {
   for (const [column, plain] of checked.passwords) checked.columns.set(column, await hashPassword(plain));
 }
 
@@ -136,7 +132,7 @@ function checkRefs(ctx: RequestContext, checked: CheckedValues): void {
 }
 
 /** Runs a write, turning SQLite constraint failures into coded errors. */
-function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
+export function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
   try {
     return ctx.sql.run(sql, params);
   } catch (error) {

@@ -4,15 +4,13 @@
 import type { FilterLookup, JsonValue } from '../../../shared/protocol.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import { ErrorList, fail, type ErrorPath } from '../../errors.ts';
-import { escapeGlob, escapeLike } from '../../query/filter.ts';
+import { TEXT_LOOKUPS, textMatch } from '../../query/text-match.ts';
 import { splitLookup, targetOf, type ReservedKey, type Target } from './paths.ts';
 
 export interface Conditions {
   sql: string[];
   params: SqlParam[];
 }
-
-const TEXT_LOOKUPS = new Set<FilterLookup>(['iexact', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith']);
 
 export function compileConditions(entries: Record<string, JsonValue>, section: string): Conditions {
   const out: Conditions = { sql: [], params: [] };
@@ -143,32 +141,5 @@ function columnCondition(column: ReservedKey, lookup: FilterLookup, value: JsonV
       return `${sqlColumn} ${COMPARE[lookup]} ${bind(value)}`;
     default:
       return textMatch(sqlColumn, lookup, scalar(value) as string, params);
-  }
-}
-
-/** `%`, `_`, `*`, `?` and `[` in values match literally; the `i` forms are case-insensitive via LIKE. */
-function textMatch(expression: string, lookup: FilterLookup, value: string, params: SqlParam[]): string {
-  switch (lookup) {
-    case 'iexact':
-      params.push(escapeLike(value));
-      return `${expression} LIKE ? ESCAPE '\\'`;
-    case 'icontains':
-      params.push(`%${escapeLike(value)}%`);
-      return `${expression} LIKE ? ESCAPE '\\'`;
-    case 'istartswith':
-      params.push(`${escapeLike(value)}%`);
-      return `${expression} LIKE ? ESCAPE '\\'`;
-    case 'iendswith':
-      params.push(`%${escapeLike(value)}`);
-      return `${expression} LIKE ? ESCAPE '\\'`;
-    case 'contains':
-      params.push(`*${escapeGlob(value)}*`);
-      return `${expression} GLOB ?`;
-    case 'startswith':
-      params.push(`${escapeGlob(value)}*`);
-      return `${expression} GLOB ?`;
-    default:
-      params.push(`*${escapeGlob(value)}`);
-      return `${expression} GLOB ?`;
   }
 }

@@ -5,7 +5,7 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import { ErrorList } from '../../errors.ts';
-import { escapeLike } from '../../query/filter.ts';
+import { textMatch } from '../../query/text-match.ts';
 import { compileConditions, type Conditions } from './conditions.ts';
 
 export interface WhereInput {
@@ -41,9 +41,9 @@ export function compileWhere(collection: string, input: WhereInput): Where {
   if (search) {
     errors.check(() => {
       // Every string value at any depth of the document; keys and the timestamps are not searched.
-      const pattern = `%${escapeLike(search)}%`;
-      parts.push(`EXISTS (SELECT 1 FROM json_tree(d.body) AS t WHERE t.type = 'text' AND t.value LIKE ? ESCAPE '\\')`);
-      params.push(pattern);
+      const local: SqlParam[] = [];
+      parts.push(`EXISTS (SELECT 1 FROM json_tree(d.body) AS t WHERE t.type = 'text' AND ${textMatch('t.value', 'icontains', search, local)})`);
+      params.push(...local);
     });
   }
   errors.throwIfAny();
