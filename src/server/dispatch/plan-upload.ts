@@ -7,6 +7,7 @@
  * still checked when the query runs (a refused write rolls back and releases its files).
  */
 import type { JsonValue } from '../../shared/protocol.ts';
+import type { Credentials } from '../auth/identify.ts';
 import type { AuthUser, ServerState } from '../context.ts';
 import { JqlFailure, fail, invalidRequest } from '../errors.ts';
 import { partsUsedBy } from '../files/part-usage.ts';
@@ -23,7 +24,7 @@ export interface UploadPlan {
   accepts(part: string): boolean;
 }
 
-export async function planUpload(state: ServerState, body: JsonValue, credentials: { authorization?: string; cookie?: string }): Promise<UploadPlan> {
+export async function planUpload(state: ServerState, body: JsonValue, credentials: Credentials): Promise<UploadPlan> {
   const shape = readRequestShape(state, body);
   const caller = await identifyCaller(state, shape, credentials);
   if (caller.error) throw caller.error;

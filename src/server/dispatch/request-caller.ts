@@ -4,6 +4,7 @@
  * out who is calling from the presented credentials.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
+import type { Credentials } from '../auth/identify.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure } from '../errors.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
@@ -30,9 +31,9 @@ export function readRequestShape(state: ServerState, body: JsonValue): RequestSh
 }
 
 /** The caller, or (in `error`) why the presented credential is refused; no credential is anonymous. */
-export async function identifyCaller(state: ServerState, shape: RequestShape, credentials: { authorization?: string; cookie?: string }): Promise<Caller> {
+export async function identifyCaller(state: ServerState, shape: RequestShape, credentials: Credentials): Promise<Caller> {
   // A request that presents no credential is anonymous: no need to go through identify().
-  const presented = Boolean(credentials.authorization || credentials.cookie);
+  const presented = Boolean(credentials.authorization || credentials.cookie || credentials.localAdmin);
   const caller: Caller = presented ? await state.identity.identify(credentials, shape.authClass) : { user: null, credential: {} };
   // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
   if (caller.error && shape.single && isLogin(shape.body.__meta__)) caller.error = undefined;

@@ -7,6 +7,7 @@ import type { FileResolver } from '../context.ts';
 import type { Sqlite } from '../db/database.ts';
 import type { SqlRunner } from '../db/sql-session.ts';
 import type { FileReferences } from './file-references.ts';
+import { cleanFileName } from './file-name.ts';
 import type { UrlSigner } from './signed-url.ts';
 
 export function ensureFileTables(db: Sqlite): void {
@@ -52,7 +53,8 @@ export function createFileResolver(url: UrlSigner, references: FileReferences): 
         file.sha256,
         file.size,
         file.contentType,
-        file.name,
+        // Whoever made the file (a multipart part, a controller), its stored name follows the rule.
+        cleanFileName(file.name),
         new Date().toISOString(),
       ]);
     },

@@ -59,7 +59,9 @@ export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run,
         held.push(uploaded);
         files.set(file.part, uploaded);
       }
-      result = await run({ ...params, body: intake.plan.body, credentials, files }, (error) => request.log.error({ err: error }, 'JQL multipart query failed'));
+      result = await run({ ...params, body: intake.plan.body, credentials, client: request.ip, files }, (error) =>
+        request.log.error({ err: error }, 'JQL multipart query failed'),
+      );
     } catch (error) {
       if (!(error instanceof JqlFailure)) throw error;
       result = error;

@@ -1,7 +1,7 @@
 /**
  * Writes a record copied from another server (`jql-console clone`) under its own id: the create
- * path's value checks and codec (checkValues, toStored, password hashing), the file rows, the event
- * log and the cache, but no hooks and no permission check (the copy belongs to whoever runs the
+ * path's value checks and codec (checkValues, toStored, password hashing), the file rows and the event
+ * log (the cache learns of the write from its change triggers), but no hooks and no permission check (the copy belongs to whoever runs the
  * server, as the seed does) and the server-set values (`auto` timestamps) taken from the source.
  * References are checked when the transaction commits (`deferReferenceChecks`), so records may
  * arrive in any order, cycles included.
