@@ -1,6 +1,6 @@
 /**
  * The window: the view rail, the connections, and the workbench's views (Query, Upload, Streams,
- * History, Saved, Diff). It composes the features; they never import each other and talk through
+ * History, Saved, Diff, Docs). It composes the features; they never import each other and talk through
  * the services. A view is mounted the first time it is shown and then kept (hidden), so a
  * half-filled form, a diff or an editor's state survive switching.
  */
@@ -17,6 +17,7 @@ import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
 import { ViewRail } from './ViewRail.tsx';
 import { DiffView } from './views/DiffView.tsx';
+import { DocsView } from './views/DocsView.tsx';
 import { HistoryView } from './views/HistoryView.tsx';
 import { SavedView } from './views/SavedView.tsx';
 import { StreamsView } from './views/StreamsView.tsx';
@@ -31,6 +32,7 @@ const VIEWS: Record<WorkbenchView, () => ReactNode> = {
   history: () => <HistoryView />,
   saved: () => <SavedView />,
   diff: () => <DiffView />,
+  docs: () => <DocsView />,
 };
 
 /** Whether any stream session has an open socket, checked each second (for the rail's dot). */

@@ -42,7 +42,7 @@ function historyStore(bridge: JqlBridge | undefined): HistoryStore {
 export function recordRuns(runLog: RunLog, history: HistoryStore, queryClient: QueryClient, onError: (message: string) => void): () => void {
   return runLog.subscribe((run) => {
     history
-      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at))
+      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at, run.tabId))
       .then(() => queryClient.invalidateQueries({ queryKey: historyKeys.all }))
       .catch((err: unknown) => onError(`The run was not recorded in the history: ${(err as Error).message}`));
   });
@@ -59,10 +59,10 @@ export function createWorkbenchServices(services: Services, savedQueries: SavedQ
   };
   const makeSession = (connectionId: string): StreamSession => {
     const connection = connections.get(connectionId)!;
-    // The desktop page may open no socket itself (CSP): main carries it, with the cookie jar.
+    // The desktop page may open no socket itself (CSP): main carries it, with the connection's credential.
     if (bridge) {
-      const authorization = () => (token(connectionId) ? `Bearer ${token(connectionId)}` : null);
-      return new StreamSession({ connect: bridgeSocketConnector(bridge, connectionId, streamUrl(connection.baseUrl, null), authorization) });
+      const signedIn = () => connections.get(connectionId)?.signedIn === true || connection.authClass === 'session';
+      return new StreamSession({ connect: bridgeSocketConnector(bridge, connectionId, streamUrl(connection.baseUrl, null), signedIn) });
     }
     return createStreamSession({ baseUrl: connection.baseUrl, getToken: () => token(connectionId) });
   };

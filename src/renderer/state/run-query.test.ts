@@ -24,7 +24,7 @@ function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body:
     },
   };
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
-  connections.setEmbedded('http://127.0.0.1:9', 'tok');
+  connections.setEmbedded('http://127.0.0.1:9', { localAdmin: true, token: 'tok' });
   const tabs = new TabsStore(null, EMBEDDED_ID);
   const results = new ResultsStore();
   const runLog = new RunLog();
@@ -56,7 +56,7 @@ describe('runTab', () => {
     });
     await runTab(deps, tabs.active.id);
     expect(results.get(tabs.active.id)).toMatchObject({ status: 'failed', message: 'Could not reach it' });
-    expect(recorded).toEqual([{ connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: tabs.active.text, outcome: { kind: 'failed', message: 'Could not reach it', timeMs: 0 }, at: 1000 }]);
+    expect(recorded).toEqual([{ tabId: tabs.active.id, connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: tabs.active.text, outcome: { kind: 'failed', message: 'Could not reach it', timeMs: 0 }, at: 1000 }]);
   });
 
   it('reports every answered run to the run log, for the history', async () => {
