@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openReader } from '../db/database.ts';
 import { start, type RunningServer } from '../index.ts';
-import { LIBRARY_WORKSPACE, ownedWorkspace, tempDir } from '../testing/fixture.ts';
+import { LIBRARY_WORKSPACE, tempDir, writeWorkspace } from '../testing/fixture.ts';
 import { form, startFileServer, VAULT_WORKSPACE, type FileServer } from '../testing/file-server.ts';
 import { startStreamServer, StreamClient } from '../testing/stream-client.ts';
 
@@ -21,14 +21,10 @@ const upload = (intent: 'create' | 'update', data: Record<string, unknown>, mapp
 
 describe('stored files are reference-counted', () => {
   let s: FileServer;
-  const vault = ownedWorkspace(VAULT_WORKSPACE);
   beforeAll(async () => {
-    s = await startFileServer({ workspace: vault.file });
+    s = await startFileServer({ workspace: writeWorkspace(VAULT_WORKSPACE) });
   });
-  afterAll(async () => {
-    await s.close();
-    vault.remove();
-  });
+  afterAll(() => s.close());
   const fileRows = (sha: string): number => s.rows('SELECT COUNT(*) AS n FROM jql_files WHERE sha256 = ?', sha)[0].n;
   const hasBlob = (sha: string): boolean => s.stored().blobs.includes(blobPath(sha));
 
@@ -175,8 +171,7 @@ describe('a file named by two records, or by a removed field', () => {
 
 describe('ON DELETE SET NULL', () => {
   it('emits updated for each record whose reference the delete clears', async () => {
-    const library = ownedWorkspace(LIBRARY_WORKSPACE);
-    const s = await startStreamServer({ workspace: library.file });
+    const s = await startStreamServer({ workspace: writeWorkspace(LIBRARY_WORKSPACE) });
     const client = await StreamClient.connect(s.wsUrl);
     try {
       const author = await s.post({ __meta__: { namespace: 'lib.Author', intent: 'create' }, name: 'Gone' });
@@ -196,7 +191,6 @@ describe('ON DELETE SET NULL', () => {
     } finally {
       await client.close();
       await s.close();
-      library.remove();
     }
   });
 });

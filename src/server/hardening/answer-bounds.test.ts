@@ -2,16 +2,15 @@
 // while rows are read, shared by every subquery of a request), and a reverse relation lists at most
 // limits.maxNested records per parent, with a notice naming what was left out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY_WORKSPACE, ownedWorkspace } from '../testing/fixture.ts';
+import { LIBRARY_WORKSPACE, writeWorkspace } from '../testing/fixture.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 
 const KiB = 1024;
 const WORKSPACE = { ...LIBRARY_WORKSPACE, limits: { defaultLimit: 5, maxLimit: 100, maxValueBytes: 8 * KiB, maxAnswerBytes: 64 * KiB, maxNested: 5 } };
 
 let s: FileServer;
-const workspace = ownedWorkspace(WORKSPACE);
 beforeAll(async () => {
-  s = await startFileServer({ workspace: workspace.file });
+  s = await startFileServer({ workspace: writeWorkspace(WORKSPACE) });
   const authors = await s.post({
     a: { __meta__: { namespace: 'lib.Author', intent: 'create' }, name: 'Prolific' },
     b: { __meta__: { namespace: 'lib.Author', intent: 'create' }, name: 'Brief' },
@@ -25,10 +24,7 @@ beforeAll(async () => {
   const made = await s.post(books);
   expect(Object.values(made.body.__payload__).every((r: any) => r.errors === null)).toBe(true);
 });
-afterAll(async () => {
-  await s.close();
-  workspace.remove();
-});
+afterAll(() => s.close());
 
 const books = (meta: Record<string, unknown> = {}, fields: Record<string, unknown> = { title: null }) => ({ __meta__: { namespace: 'lib.Book', intent: 'retrieve', ...meta }, ...fields });
 

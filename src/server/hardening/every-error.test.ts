@@ -1,21 +1,15 @@
 // Issue 17.1: a request with several mistakes gets one error per mistake, each with its path, not
 // only the first one. Over a real socket, on a workspace no other test shares.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY_WORKSPACE, ownedWorkspace } from '../testing/fixture.ts';
+import { LIBRARY_WORKSPACE, writeWorkspace } from '../testing/fixture.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 
 let s: FileServer;
-const library = ownedWorkspace(LIBRARY_WORKSPACE);
-const chatWorkspace = ownedWorkspace({ apps: { chat: { collections: { Message: { permissions: { retrieve: ['anyone'] } } } } } });
 beforeAll(async () => {
-  s = await startFileServer({ workspace: library.file });
+  s = await startFileServer({ workspace: writeWorkspace(LIBRARY_WORKSPACE) });
   await s.post({ __meta__: { namespace: 'lib.Author', intent: 'create' }, name: 'Le Guin' });
 });
-afterAll(async () => {
-  await s.close();
-  library.remove();
-  chatWorkspace.remove();
-});
+afterAll(() => s.close());
 
 const errorsOf = (body: any): Array<{ code: string; path: unknown }> => body.__errors__.map((e: any) => ({ code: e.code, path: e.path }));
 
@@ -87,7 +81,7 @@ describe('every mistake of a request is reported', () => {
   });
 
   it('lists every bad entry of a NoSQL query', async () => {
-    const chat = await startFileServer({ workspace: chatWorkspace.file });
+    const chat = await startFileServer({ workspace: writeWorkspace({ apps: { chat: { collections: { Message: { permissions: { retrieve: ['anyone'] } } } } } }) });
     try {
       const res = await chat.post({ __meta__: { namespace: 'chat.Message', schema: 'nosql', intent: 'retrieve', filter: { 'a..b': 1, id__icontains: 'x', n__in: 3 } }, text: 1 });
       expect(errorsOf(res.body)).toEqual([

@@ -2,7 +2,7 @@
 // subqueries, names beginning with `__` are reserved (for subqueries and aggregates), and a stored
 // value is at most limits.maxValueBytes. Each refusal happens before anything runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY_WORKSPACE, ownedWorkspace } from '../testing/fixture.ts';
+import { LIBRARY_WORKSPACE, writeWorkspace } from '../testing/fixture.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 
 const KiB = 1024;
@@ -13,14 +13,10 @@ const WORKSPACE = {
 };
 
 let s: FileServer;
-const workspace = ownedWorkspace(WORKSPACE);
 beforeAll(async () => {
-  s = await startFileServer({ workspace: workspace.file });
+  s = await startFileServer({ workspace: writeWorkspace(WORKSPACE) });
 });
-afterAll(async () => {
-  await s.close();
-  workspace.remove();
-});
+afterAll(() => s.close());
 
 /** POSTs raw JSON text: an object literal with a `__proto__` key would set a prototype instead. */
 async function postText(text: string): Promise<{ status: number; body: any }> {

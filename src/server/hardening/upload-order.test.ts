@@ -3,7 +3,7 @@
 // nothing to disk (the data directory's store and temp folder are watched during the whole upload);
 // a file part before the query is 400; the whole body is bounded by limits.maxUploadBytes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownedWorkspace } from '../testing/fixture.ts';
+import { writeWorkspace } from '../testing/fixture.ts';
 import { form, startFileServer, VAULT_WORKSPACE, type FileServer } from '../testing/file-server.ts';
 
 const MiB = 1024 * 1024;
@@ -125,14 +125,10 @@ describe('uploads are authorized before a byte is written', () => {
 describe('limits.maxUploadBytes', () => {
   let s: FileServer;
   const KiB = 1024;
-  const workspace = ownedWorkspace({ ...VAULT_WORKSPACE, limits: { maxFileBytes: 64 * KiB, maxUploadBytes: 100 * KiB } });
   beforeAll(async () => {
-    s = await startFileServer({ workspace: workspace.file });
+    s = await startFileServer({ workspace: writeWorkspace({ ...VAULT_WORKSPACE, limits: { maxFileBytes: 64 * KiB, maxUploadBytes: 100 * KiB } }) });
   });
-  afterAll(async () => {
-    await s.close();
-    workspace.remove();
-  });
+  afterAll(() => s.close());
   const create = { __meta__: { namespace: 'vault.Doc', intent: 'create', sideEffects: { multipartFormUpload: true, fileFieldMapping: { file: 'a', cover: 'b' } } }, title: 'Two' };
 
   it('refuses parts that together pass the limit with 413 naming it, storing nothing', async () => {

@@ -2,19 +2,15 @@
 // a broken pipe. Before, the server closed the socket while the client was still writing a streamed
 // body: fetch failed with EPIPE every time for 30 MiB and more. Over a real socket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIBRARY_WORKSPACE, ownedWorkspace } from '../testing/fixture.ts';
+import { LIBRARY_WORKSPACE, writeWorkspace } from '../testing/fixture.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 
 const MiB = 1024 * 1024;
 let s: FileServer;
-const workspace = ownedWorkspace(LIBRARY_WORKSPACE);
 beforeAll(async () => {
-  s = await startFileServer({ workspace: workspace.file });
+  s = await startFileServer({ workspace: writeWorkspace(LIBRARY_WORKSPACE) });
 });
-afterAll(async () => {
-  await s.close();
-  workspace.remove();
-});
+afterAll(() => s.close());
 
 /** A body streamed in 64 KiB chunks with no declared length, as a client uploading from a stream sends it. */
 function streamed(bytes: number): ReadableStream<Uint8Array> {

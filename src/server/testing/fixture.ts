@@ -43,12 +43,6 @@ export function writeWorkspace(workspace: unknown, dir = tempDir('jql-ws-')): st
   return file;
 }
 
-/** A workspace file in a folder of its own, for a test that removes it afterwards with `remove()`. */
-export function ownedWorkspace(workspace: unknown): { file: string; remove(): void } {
-  const dir = tempDir('jql-ws-');
-  return { file: writeWorkspace(workspace, dir), remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 export async function testApp(options: Partial<AppOptions> = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? tempDir();
   const { app, state } = await buildApp({ env: {}, ...options, dataDir });
