@@ -77,8 +77,14 @@ describe('a file named by two records, or by a removed field', () => {
   const dataDir = tempDir('jql-blob-refs-');
   const wsDir = tempDir('jql-blob-refs-ws-');
   let server: RunningServer | null = null;
-  afterAll(async () => {
+  // Keep-alive sockets of fetch would hold close() up: end them first.
+  const stop = async (): Promise<void> => {
+    server?.app.server.closeAllConnections();
     await server?.close();
+    server = null;
+  };
+  afterAll(async () => {
+    await stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(wsDir, { recursive: true, force: true });
   });
@@ -106,7 +112,7 @@ describe('a file named by two records, or by a removed field', () => {
     return file;
   };
   const restart = async (withOld: boolean) => {
-    await server?.close();
+    await stop();
     server = await start({ workspace: workspace(withOld), dataDir, port: 0, env: {} });
     return server.url;
   };
@@ -158,8 +164,7 @@ describe('a file named by two records, or by a removed field', () => {
   });
 
   it('drops at start the file rows no record names (left by earlier versions)', async () => {
-    await server?.close();
-    server = null;
+    await stop();
     const db = openDatabase(join(dataDir, 'jql.sqlite'));
     db.prepare('INSERT INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, 1, ?, ?, ?)').run('orphan', sha256('orphan'), 'text/plain', 'o.txt', new Date().toISOString());
     db.close();

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
+import { tempDir } from '../testing/fixture.ts';
 import { WorkspaceError } from './errors.ts';
 import { loadWorkspace, resolveWorkspace } from './resolve.ts';
 
@@ -237,7 +237,8 @@ describe('resolveWorkspace: mistakes are WorkspaceErrors naming where', () => {
 });
 
 describe('loadWorkspace', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'jql-ws-'));
+  // Removed when the file ends (testing/fixture.ts).
+  const dir = tempDir('jql-ws-');
 
   it('reads a file and resolves module paths beside it', () => {
     const file = path.join(dir, 'ok.json');
