@@ -35,6 +35,12 @@ const oneTextMatch = [
   { selector: 'Literal[value=/\\b(LIKE|GLOB)\\b/]', message: 'Text is matched by textMatch() of src/server/query/text-match.ts, for every processor.' },
   { selector: 'TemplateElement[value.raw=/\\b(LIKE|GLOB)\\b/]', message: 'Text is matched by textMatch() of src/server/query/text-match.ts, for every processor.' },
 ];
+// An intent's canonical key and its controller handler name (`on_<snake_case>`) are made by
+// src/shared/intent-key.ts only, for the server and the console alike.
+const oneIntentKey = [
+  { selector: 'Literal[value=/^on_/]', message: 'Handler names come from handlerNameOf()/intentOfHandler() of src/shared/intent-key.ts.' },
+  { selector: 'TemplateElement[value.raw=/^on_/]', message: 'Handler names come from handlerNameOf()/intentOfHandler() of src/shared/intent-key.ts.' },
+];
 const oneRule = (files, restrictions) => ({
   files,
   ignores: ['**/*.test.ts', 'src/server/testing/**'],
@@ -110,9 +116,11 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [notServer, notMain, notElectron, notNode] }],
     },
   },
-  oneRule(['src/server/**/*.ts'], [...oneEnvelope, ...oneTextMatch]),
-  oneRule(['src/server/query/envelope.ts'], oneTextMatch),
-  oneRule(['src/server/query/text-match.ts'], oneEnvelope),
+  oneRule(['src/server/**/*.ts'], [...oneEnvelope, ...oneTextMatch, ...oneIntentKey]),
+  oneRule(['src/server/query/envelope.ts'], [...oneTextMatch, ...oneIntentKey]),
+  oneRule(['src/server/query/text-match.ts'], [...oneEnvelope, ...oneIntentKey]),
+  oneRule(['src/shared/**/*.ts', 'src/renderer/**/*.ts', 'src/renderer/**/*.tsx'], oneIntentKey),
+  { files: ['src/shared/intent-key.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // Renderer: a feature never imports another feature, nor app/ (which composes the features);
   // shared code lives in state/, transport/, response/, monaco/ and components/ (STYLE.md).
   ...featureIsolation(),
