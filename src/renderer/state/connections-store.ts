@@ -36,7 +36,7 @@ export interface Connection {
   readOnly: boolean;
   /** Embedded only: signed in as someone other than the local admin, who can be brought back. */
   canRestoreLocalAdmin?: boolean;
-  /** Bytes of an answer the desktop app reads before it stops; main's default (64 MiB) when absent. */
+  /** Bytes of an answer the console reads before it stops (main, or the browser transport); 64 MiB when absent. */
   answerLimit?: number;
 }
 
