@@ -60,6 +60,14 @@ export class ConsolePage {
   get newTabButton(): Locator {
     return this.page.getByRole('button', { name: 'New tab' });
   }
+  /** The bar above the editor: connection, templates, format… and Run. */
+  get queryToolbar(): Locator {
+    return this.page.getByTestId('query-toolbar');
+  }
+  /** The controls and badges of that bar, each a box on one of its rows. */
+  get queryToolbarItems(): Locator {
+    return this.queryToolbar.locator('button, select, [data-testid="run-target"]');
+  }
   get runButton(): Locator {
     return this.page.getByRole('button', { name: /^(Run|Running…) (Ctrl|⌘)/ });
   }
@@ -98,6 +106,10 @@ export class ConsolePage {
   // Docs
   get docsPage(): Locator {
     return this.page.getByTestId('docs-page');
+  }
+  /** The list of the page's sections beside it, where the view has the room. */
+  get docsContents(): Locator {
+    return this.page.getByRole('navigation', { name: 'Contents' });
   }
   /** A section heading of the Docs view, by its anchor. */
   docsHeading(anchor: string): Locator {
@@ -146,6 +158,14 @@ export class ConsolePage {
   }
   subquery(name: string): Locator {
     return this.page.getByRole('tablist', { name: 'Subqueries' }).getByRole('tab', { name: new RegExp(`^${name}`) });
+  }
+  /** The line of the response's status, time and size, with its actions. */
+  get responseHeader(): Locator {
+    return this.status.locator('xpath=..');
+  }
+  /** The bar on top of a view other than Query (its name, hint and connection picker). */
+  viewHeader(name: string): Locator {
+    return this.viewPanel(name).getByTestId('view-head');
   }
   get extras(): Locator {
     return this.page.getByTestId('extras-summary');
