@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of issue 7 in one run, side by side on the same data, printing the
- * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,console`,
+ * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,console,hostile`,
  * `--quick` (short runs, to try the harness), `--profile` (CPU profile of the JQL server under load),
  * `--no-write` (print only), `--out FILE` (write the report there; a full run writes docs/benchmarks.md). Every server it starts is a child process on loopback, stopped at the end.
  */
@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { consoleBench } from './console.ts';
 import { buildBenchData } from './data.ts';
 import { nestedBench } from './nested.ts';
+import { hostileBench } from './hostile.ts';
 import { formatRatio, markdown, type Section } from './report.ts';
 import { retrieveBench } from './retrieve.ts';
 import { searchBench } from './search.ts';
@@ -25,7 +26,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'console'];
+const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'console', 'hostile'];
 const wanted = new Set(values.only ? values.only.split(',') : ALL);
 const quick = values.quick ?? false;
 const memory = new Database(':memory:');
@@ -59,6 +60,7 @@ try {
   await run('uploads', () => uploadsBench(data, { bytes: quick ? 64 * 2 ** 20 : 2 ** 30 }));
   await run('streams', () => streamsBench(data, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2 }));
   await run('console', () => consoleBench(data));
+  await run('hostile', () => hostileBench());
 } finally {
   rmSync(data.dir, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState, type JSX, type ReactNode } from 'react';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Toaster } from '../components/Toaster.tsx';
 import { ConnectionsSidebar } from '../features/connections/ConnectionsSidebar.tsx';
 import { EnvelopeViewer } from '../features/envelope-viewer/EnvelopeViewer.tsx';
@@ -15,7 +16,7 @@ import type { WorkbenchView } from '../state/workbench-store.ts';
 import { ReproduceLocallyButton } from './ReproduceLocallyButton.tsx';
 import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
-import { ViewRail } from './ViewRail.tsx';
+import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
 import { DiffView } from './views/DiffView.tsx';
 import { DocsView } from './views/DocsView.tsx';
 import { HistoryView } from './views/HistoryView.tsx';
@@ -26,7 +27,16 @@ import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
 const VIEWS: Record<WorkbenchView, () => ReactNode> = {
-  query: () => <SplitPane left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />} right={<EnvelopeViewer />} />,
+  query: () => (
+    <SplitPane
+      left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
+      right={
+        <ErrorBoundary what="The response viewer">
+          <EnvelopeViewer />
+        </ErrorBoundary>
+      }
+    />
+  ),
   upload: () => <UploadView />,
   streams: () => <StreamsView />,
   history: () => <HistoryView />,
@@ -55,11 +65,14 @@ export function App(props: { services: Services; workbench: WorkbenchServices })
         <QueryClientProvider client={props.services.queryClient}>
           <div className="app">
             <ViewRail live={live} />
-            <ConnectionsSidebar embeddedWorkspace={workspace} />
+            <ErrorBoundary what="The connections list">
+              <ConnectionsSidebar embeddedWorkspace={workspace} />
+            </ErrorBoundary>
             <main className="workbench">
               {visited.map((v) => (
                 <div key={v} id={`view-${v}`} role="tabpanel" aria-labelledby={`view-tab-${v}`} className="view" hidden={v !== view}>
-                  {VIEWS[v]()}
+                  {/* One view failing leaves the others, the rail and the connections working. */}
+                  <ErrorBoundary what={`The ${VIEW_LABELS[v]} view`}>{VIEWS[v]()}</ErrorBoundary>
                 </div>
               ))}
             </main>
