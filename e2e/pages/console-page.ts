@@ -116,6 +116,25 @@ export class ConsolePage {
     return this.docsPage.locator(`[id="${anchor}"]`);
   }
 
+  // Saving a tab into a collection (Ctrl/Cmd+S)
+  get saveDialog(): Locator {
+    return this.page.getByTestId('save-dialog');
+  }
+  get saveInto(): Locator {
+    return this.saveDialog.getByLabel('Save into');
+  }
+  get saveName(): Locator {
+    return this.saveDialog.getByLabel('Query name');
+  }
+  get savePath(): Locator {
+    return this.saveDialog.getByTestId('save-path');
+  }
+  /** Ctrl/Cmd+S with the caret in the editor. */
+  async saveTab(): Promise<void> {
+    await this.editor.locator('.view-lines').click();
+    await this.page.keyboard.press('ControlOrMeta+S');
+  }
+
   // Safety: kinds, read-only mode, Cancel
   /** The kind (and read-only mark) beside the Run button. */
   get runTarget(): Locator {

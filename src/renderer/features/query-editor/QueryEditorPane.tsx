@@ -138,7 +138,9 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
           </span>
         )}
         <span className="toolbar-spacer" />
-        <span className="muted">Ctrl/Cmd+Space completes · Shift+Alt+F formats</span>
+        <span className="muted statusbar-hint" title="Ctrl/Cmd+S saves into a collection · Ctrl/Cmd+Space completes · Shift+Alt+F formats">
+          Ctrl/Cmd+S saves · Ctrl/Cmd+Space completes · Shift+Alt+F formats
+        </span>
         {/* A setting of the tab's requests, kept in its status bar (as an editor keeps a file's encoding) so the toolbar fits a narrow pane. */}
         <label className="statusbar-field" title="Ask the server for diagnostics (query_info_level): 1 counts queries, 2 adds each SQL statement">
           <select aria-label="query_info_level" value={active.queryInfoLevel} onChange={(e) => tabs.setQueryInfoLevel(active.id, Number(e.target.value) as QueryInfoLevel)}>
