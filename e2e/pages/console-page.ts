@@ -204,6 +204,23 @@ export class ConsolePage {
   get errorsList(): Locator {
     return this.page.getByTestId('errors-list');
   }
+  get rawBody(): Locator {
+    return this.page.getByTestId('raw-body');
+  }
+  /** The search bar of the response pane (Ctrl/Cmd+F there). */
+  get responseSearch(): Locator {
+    return this.page.getByRole('search', { name: 'Search the response' });
+  }
+  get responseSearchInput(): Locator {
+    return this.responseSearch.getByRole('searchbox', { name: 'Search the response' });
+  }
+  get searchCount(): Locator {
+    return this.responseSearch.getByTestId('search-count');
+  }
+  /** The table cell or tree row of the current match. */
+  get currentMatch(): Locator {
+    return this.page.locator('[data-match="current"]');
+  }
   get sqlStatements(): Locator {
     return this.page.getByTestId('sql-statement');
   }
