@@ -4,7 +4,7 @@
  * are escaped so they match literally.
  */
 import type { FilterLookup, JsonValue } from '../../shared/protocol.ts';
-import { fail, type ErrorPath } from '../errors.ts';
+import { ErrorList, fail, type ErrorPath } from '../errors.ts';
 import type { SqlParam } from '../db/sql-session.ts';
 import { toStored, valueProblem } from '../workspace/field-codec.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
@@ -48,16 +48,24 @@ export function compileConditions(
   section: string,
 ): Conditions {
   const out: Conditions = { sql: [], params: [] };
+  // Every unknown field, lookup and ill-typed value is reported, each entry with its own path.
+  const errors = new ErrorList();
   for (const [key, value] of Object.entries(entries)) {
-    const path: ErrorPath = [section, key];
-    const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
-    const lookup = resolved.lookup ?? 'exact';
-    if (!lookupsOfType(resolved.field.type).has(lookup)) {
-      fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
-    }
-    const column = columns.column(resolved, { field: key, path });
-    out.sql.push(condition(column, resolved.field, lookup, value, path, key, out.params));
+    errors.check(() => {
+      const path: ErrorPath = [section, key];
+      const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
+      const lookup = resolved.lookup ?? 'exact';
+      if (!lookupsOfType(resolved.field.type).has(lookup)) {
+        fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
+      }
+      const column = columns.column(resolved, { field: key, path });
+      // The entry's parameters go in only with its SQL: a failing entry leaves none behind.
+      const params: SqlParam[] = [];
+      out.sql.push(condition(column, resolved.field, lookup, value, path, key, params));
+      out.params.push(...params);
+    });
   }
+  errors.throwIfAny();
   return out;
 }
 

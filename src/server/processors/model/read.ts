@@ -8,7 +8,7 @@ import { extrasOfHit } from '../../cache/answer-cache.ts';
 import { cacheKeyOf } from '../../cache/cache-key.ts';
 import type { FileSlot, ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row } from '../../db/sql-session.ts';
-import { fail, invalidRequest, type ErrorPath } from '../../errors.ts';
+import { ErrorList, fail, invalidRequest, type ErrorPath } from '../../errors.ts';
 import { JoinSet, rootFrom } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { paging } from '../../query/paging.ts';
@@ -19,8 +19,8 @@ import { buildSelection, enterSelection, type Selection } from '../../query/sele
 import type { ModelDef } from '../../workspace/types.ts';
 import { protectedFileSlots, signFilesAfresh } from './cached-files.ts';
 import { groupBy } from './group-by.ts';
-import { selectList, toRecords } from './records.ts';
-import { compileWhere, omittedFields } from './where.ts';
+import { nestedNotices, selectList, toRecords, type NestedCuts } from './records.ts';
+import { compileWhere, omittedFields, type Where } from './where.ts';
 
 export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
@@ -39,13 +39,16 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
   if (meta.groupBy) {
     output = groupBy(ctx, reach, meta, scopes, limit, offset);
   } else {
-    const selection = selectionFor(ctx, model, meta, data);
-    enterSelection(reach, selection);
+    // The selection, filters and ordering report all their errors in one answer.
+    const errors = new ErrorList();
+    const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
+    if (errors.empty) enterSelection(reach, selection);
     const joins = new JoinSet(reach);
-    const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
+    const where = errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins)) as Where;
     // The count needs no join that only the ordering adds.
     const countFrom = joins.from();
-    const order = compileOrdering(ctx.state.ws, model, meta.ordering, joins);
+    const order = errors.check(() => compileOrdering(ctx.state.ws, model, meta.ordering, joins)) as string;
+    errors.throwIfAny();
     const from = joins.from();
     const rows =
       limit === 0 ? [] : ctx.sql.all(`SELECT ${selectList(selection)} ${from.sql} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...from.params, ...where.params, limit, offset]);
@@ -54,7 +57,9 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
     const filtered = knownTotal
       ? offset + rows.length
       : (ctx.sql.get(`SELECT count(*) AS n ${countFrom.sql} ${where.sql}`, [...countFrom.params, ...where.params])?.n as number);
-    const records = toRecords(ctx, selection, rows, true);
+    const cuts: NestedCuts = new Map();
+    const records = toRecords(ctx, selection, rows, true, cuts);
+    notices.push(...nestedNotices(cuts, ctx.state.ws.limits.maxNested));
     output = { payload: records, extras: { filtered, display: records.length } };
     if (cached) files = protectedFileSlots(selection, records);
   }
@@ -70,9 +75,15 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
 
 export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const selection = selectionFor(ctx, model, meta, data);
-  const record = readOne(ctx, model, meta, selection, scopes);
-  return { payload: record, intent: 'retrieve', extras: {} };
+  const errors = new ErrorList();
+  const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
+  // A bad selection is reported with uniqueObject's errors, if any; otherwise readOne() reports those.
+  if (!errors.empty) errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, new JoinSet(new ModelReach(ctx, model, scopes))));
+  errors.throwIfAny();
+  const cuts: NestedCuts = new Map();
+  const record = readOne(ctx, model, meta, selection, scopes, [], cuts);
+  const notices = nestedNotices(cuts, ctx.state.ws.limits.maxNested);
+  return { payload: record, intent: 'retrieve', extras: notices.length > 0 ? { notices } : {} };
 }
 
 export function count(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): ProcessorOutput {
@@ -96,6 +107,8 @@ export function readOne(
   scopes: Scopes,
   /** Where the selection sits in the request (a mutation's is `__meta__.return`), for refusals. */
   selectionPath: ErrorPath = [],
+  /** Collects the reverse relations cut at limits.maxNested, for the answer's notices. */
+  cuts?: NestedCuts,
 ): JsonObject {
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
   const reach = new ModelReach(ctx, model, scopes);
@@ -112,7 +125,7 @@ export function readOne(
   }
   if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
   if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
-  return toRecords(ctx, selection, rows, true)[0] as JsonObject;
+  return toRecords(ctx, selection, rows, true, cuts)[0] as JsonObject;
 }
 
 /**
@@ -140,11 +153,14 @@ function byIdSql(model: ModelDef, selection: Selection): string {
 
 export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<ParsedMeta, 'exclude'>, data: Record<string, JsonValue>): Selection {
   const omit = omittedFields(meta.exclude);
+  const errors = new ErrorList();
   for (const name of omit) {
     const field = fieldOf(model, name);
     if ((!field || field.writeOnly || field.hidden) && !model.relations.has(name)) {
-      fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] });
+      errors.check(() => fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] }));
     }
   }
-  return buildSelection(ctx.state.ws, model, data, [], omit);
+  const selection = errors.check(() => buildSelection(ctx.state.ws, model, data, [], omit));
+  errors.throwIfAny();
+  return selection as Selection;
 }

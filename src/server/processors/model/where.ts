@@ -5,6 +5,7 @@
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
+import { ErrorList } from '../../errors.ts';
 import { compileConditions } from '../../query/filter.ts';
 import type { JoinSet } from '../../query/joins.ts';
 import { compileScopes } from '../../query/scope.ts';
@@ -32,14 +33,20 @@ export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, 
     parts.push(wrap(conditions.sql.join(' AND ')));
     params.push(...conditions.params);
   };
-  if (input.uniqueObject) add(compileConditions(ws, model, input.uniqueObject, joins, 'unique_object'), (sql) => sql);
-  if (input.filter) add(compileConditions(ws, model, input.filter, joins, 'filter'), (sql) => sql);
-  if (input.exclude) {
-    const entries = Object.fromEntries(Object.entries(input.exclude).filter(([, value]) => value !== null));
-    add(compileConditions(ws, model, entries, joins, 'exclude'), (sql) => `NOT IFNULL((${sql}), 0)`);
+  // uniqueObject, filter, exclude and search each report all their errors, and together too.
+  const errors = new ErrorList();
+  const { uniqueObject, filter, exclude } = input;
+  if (uniqueObject) errors.check(() => add(compileConditions(ws, model, uniqueObject, joins, 'unique_object'), (sql) => sql));
+  if (filter) errors.check(() => add(compileConditions(ws, model, filter, joins, 'filter'), (sql) => sql));
+  if (exclude) {
+    const entries = Object.fromEntries(Object.entries(exclude).filter(([, value]) => value !== null));
+    errors.check(() => add(compileConditions(ws, model, entries, joins, 'exclude'), (sql) => `NOT IFNULL((${sql}), 0)`));
   }
-  const search = compileSearch(model, input.search, params);
-  if (search) parts.push(search);
+  errors.check(() => {
+    const search = compileSearch(model, input.search, params);
+    if (search) parts.push(search);
+  });
+  errors.throwIfAny();
   const scoped = compileScopes(ws, model, input.scopes, joins);
   if (scoped) {
     parts.push(scoped.sql);
