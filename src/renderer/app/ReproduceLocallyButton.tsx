@@ -32,7 +32,9 @@ export function ReproduceLocallyButton(): JSX.Element | null {
   return (
     <>
       <button type="button" className="btn btn-small" onClick={() => setOpen(true)} title={`Copy what this query reads from ${connection.name} into a local server, and open the tab on it`}>
-        Reproduce locally
+        <span>
+          Reproduce<span className="compact-hidden"> locally</span>
+        </span>
       </button>
       {open && (
         <ReproduceDialog
