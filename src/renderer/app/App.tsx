@@ -14,6 +14,7 @@ import { QueryEditorPane } from '../features/query-editor/QueryEditorPane.tsx';
 import { ServicesContext, useStore, type Services } from '../state/services.ts';
 import type { WorkbenchView } from '../state/workbench-store.ts';
 import { ReproduceLocallyButton } from './ReproduceLocallyButton.tsx';
+import { SaveToCollection } from './SaveToCollection.tsx';
 import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
 import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
@@ -28,14 +29,18 @@ import type { WorkbenchServices } from './workbench-services.ts';
 
 const VIEWS: Record<WorkbenchView, () => ReactNode> = {
   query: () => (
-    <SplitPane
-      left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
-      right={
-        <ErrorBoundary what="The response viewer">
-          <EnvelopeViewer />
-        </ErrorBoundary>
-      }
-    />
+    <>
+      <SplitPane
+        left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
+        right={
+          <ErrorBoundary what="The response viewer">
+            <EnvelopeViewer />
+          </ErrorBoundary>
+        }
+      />
+      {/* Ctrl/Cmd+S: nothing on screen until it asks where to save. */}
+      <SaveToCollection />
+    </>
   ),
   upload: () => <UploadView />,
   streams: () => <StreamsView />,
