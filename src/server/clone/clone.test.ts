@@ -54,7 +54,11 @@ async function cloneOf(query: JsonValue, options: { depth?: number; redact?: str
 
 async function serveCopy(out: string): Promise<{ server: RunningServer; token: string }> {
   const server = await start({ workspace: join(out, CLONE_WORKSPACE_FILE), dataDir: out, port: 0, localAdmin: true, env: {} });
-  cleanup.push(() => server.close());
+  cleanup.push(() => {
+    // A keep-alive socket of the test's fetches would hold close() past the hook's timeout.
+    server.app.server.closeAllConnections();
+    return server.close();
+  });
   return { server, token: server.localAdminToken as string };
 }
 
