@@ -57,7 +57,7 @@ try {
   await run('search', () => searchBench(data, { repeats: quick ? 3 : 9 }));
   await run('nested', () => nestedBench(data, { repeats: quick ? 2 : 5 }));
   await run('uploads', () => uploadsBench(data, { bytes: quick ? 64 * 2 ** 20 : 2 ** 30 }));
-  await run('streams', () => streamsBench(data, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2 }));
+  await run('streams', () => streamsBench(data, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2, rounds: quick ? 1 : 3, profile: values.profile ?? false }));
   await run('console', () => consoleBench(data));
 } finally {
   rmSync(data.dir, { recursive: true, force: true });

@@ -1,8 +1,9 @@
 /**
  * Writes a stream connection's frames (frames.ts) to its socket. Frames due within one turn of the
- * event loop are held and written together when the turn ends (setImmediate: after the I/O of this
- * turn, so no timer delay is added): one system call per socket however many events committed in
- * that turn, instead of one per frame. The same frame buffer goes to every socket of a view.
+ * event loop are held and written together when the turn ends (setImmediate, after the I/O of the
+ * turn), and rounds of writes are at least MIN_INTERVAL_MS apart: one system call per socket however
+ * many events committed meanwhile, instead of one per frame. The same frame buffer goes to every
+ * socket of a view.
  *
  * The frames go straight to the TCP socket `ws` upgraded, behind whatever `ws` itself wrote there
  * (pings, a close frame) in the order of the calls. A socket that negotiated an extension
@@ -15,14 +16,31 @@ import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { OutgoingFrame } from './frames.ts';
 
+/**
+ * The shortest time between two rounds of writes. A write to a socket costs about the same system
+ * call for one frame as for ten, so when events come faster than this, frames wait (at most this
+ * long) and leave together; at a slower pace every round goes out at the end of its turn.
+ */
+const MIN_INTERVAL_MS = 5;
+
 const due = new Set<FrameWriter>();
 let scheduled = false;
+let lastWrite = -Infinity;
 
 function writeDue(): void {
   scheduled = false;
+  lastWrite = performance.now();
   const writers = [...due];
   due.clear();
   for (const writer of writers) writer.flush();
+}
+
+function schedule(): void {
+  if (scheduled) return;
+  scheduled = true;
+  const wait = lastWrite + MIN_INTERVAL_MS - performance.now();
+  if (wait > 1) setTimeout(writeDue, wait);
+  else setImmediate(writeDue);
 }
 
 export class FrameWriter {
@@ -54,10 +72,7 @@ export class FrameWriter {
     this.pending.push(frame.wire);
     if (this.pending.length > 1) return;
     due.add(this);
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(writeDue);
-    }
+    schedule();
   }
 
   /** Writes what is held now (before a close frame that must come after it, or at the end of the turn). */
