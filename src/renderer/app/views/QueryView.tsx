@@ -1,0 +1,12 @@
+/**
+ * Query: the editor and the answer side by side. Its own chunk with Monaco in it (App.tsx), so the
+ * window paints and reaches its server while the editor loads.
+ */
+import type { JSX } from 'react';
+import { EnvelopeViewer } from '../../features/envelope-viewer/EnvelopeViewer.tsx';
+import { QueryEditorPane } from '../../features/query-editor/QueryEditorPane.tsx';
+import { SplitPane } from '../SplitPane.tsx';
+
+export function QueryView(): JSX.Element {
+  return <SplitPane left={<QueryEditorPane />} right={<EnvelopeViewer />} />;
+}
