@@ -5,7 +5,7 @@ export interface Ratio {
   name: string;
   value: number;
   /** Printed as e.g. "0.84x" or "84%". */
-  unit: 'x' | '%' | 'MiB' | 'ms' | '';
+  unit: 'x' | '%' | 'MiB' | 'MB' | 'ms' | '';
   goal?: string;
   met?: boolean;
 }

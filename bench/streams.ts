@@ -11,7 +11,6 @@ import WebSocket from 'ws';
 import { cpuMs, median, startNode, type Child } from './load.ts';
 import { summarize } from './profile-summary.ts';
 import { table, type Section } from './report.ts';
-import type { BenchData } from './data.ts';
 
 const STREAM_WORKSPACE = {
   name: 'streams',
@@ -217,8 +216,8 @@ export interface StreamsOptions {
 type ServerName = 'jql' | 'bare';
 const SERVER_LABEL: Record<ServerName, string> = { jql: 'JQL server', bare: 'bare `ws` broadcast' };
 
-export async function streamsBench(data: BenchData, options: StreamsOptions): Promise<Section> {
-  const dir = join(data.dir, 'streams');
+export async function streamsBench(scratch: string, options: StreamsOptions): Promise<Section> {
+  const dir = join(scratch, 'streams');
   mkdirSync(dir, { recursive: true });
   const workspace = join(dir, 'jql.workspace.json');
   writeFileSync(workspace, JSON.stringify(STREAM_WORKSPACE));
