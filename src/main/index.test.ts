@@ -81,6 +81,7 @@ vi.mock('electron', () => {
 // Calls are recorded by hand: vi.fn call records may be cleared between tests.
 vi.mock('../server/index.ts', async (importOriginal) => ({
   openDatabase: (await importOriginal<typeof ServerModule>()).openDatabase,
+  CloneJobs: (await importOriginal<typeof ServerModule>()).CloneJobs,
   start: async (options: unknown) => {
     h.startCalls.push(options);
     return { url: 'http://127.0.0.1:43210', port: 43210, close: () => h.serverClose(), localAdminToken: 'local-admin-token' };

@@ -8,12 +8,13 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
 import WebSocket from 'ws';
 import type { AppInfo, BridgeEventMap, EmbeddedServerStatus, EventChannel } from '../shared/bridge.ts';
-import { start } from '../server/index.ts';
+import { CloneJobs, start } from '../server/index.ts';
 import { createAppProtocolHandler } from './app-protocol.ts';
 import { APP_ENTRY_URL, APP_SCHEME, createAppUrlMatcher } from './app-url.ts';
 import { contentSecurityPolicy } from './csp.ts';
 import { EmbeddedServer, type StartServerFn } from './embedded-server.ts';
 import { appHandlers } from './ipc/app-handlers.ts';
+import { cloneHandlers } from './ipc/clone-handlers.ts';
 import { SqliteHistoryStore } from './history/sqlite-history-store.ts';
 import { fileHandlers } from './ipc/file-handlers.ts';
 import { historyHandlers } from './ipc/history-handlers.ts';
@@ -111,6 +112,12 @@ const embedded = new EmbeddedServer({
   userDataDir: userData,
   collections: () => collectionFolder.current,
   onStatus: (status: EmbeddedServerStatus) => send('embedded:changed', status),
+});
+
+/** "Reproduce locally": copies go under the user's data folder, each served like the embedded server. */
+const clones = new CloneJobs({
+  root: join(userData, 'clones'),
+  serve: (copy) => startServer({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true }),
 });
 
 async function openWorkspace(path: string | null): Promise<void> {
@@ -231,6 +238,7 @@ void app.whenReady().then(async () => {
       ...wsHandlers(sockets),
       ...historyHandlers(history),
       ...documentHandlers(documents),
+      ...cloneHandlers(clones),
     },
   });
 
@@ -258,5 +266,5 @@ app.on('before-quit', (event) => {
   sockets.closeAll();
   history?.close();
   documents?.close();
-  void embedded.stop().finally(() => app.quit());
+  void Promise.all([embedded.stop(), clones.close()]).finally(() => app.quit());
 });

@@ -39,6 +39,9 @@ describe('createBridge', () => {
     await bridge.historyCount();
     await bridge.documentsGet('tabs');
     await bridge.documentsWrite([{ key: 'tabs', value: '{}' }]);
+    await bridge.cloneStart({ url: 'http://h', token: null, query: {}, depth: 2, withFiles: false, redact: [], name: 'Copy' });
+    await bridge.cloneStatus('j1');
+    await bridge.cloneCancel('j1');
     const channels = ipc.invoke.mock.calls.map((c) => c[0]);
     expect(new Set(channels)).toEqual(new Set(INVOKE_CHANNELS));
     expect(ipc.invoke).toHaveBeenCalledWith('secrets:set', 'token:a', 'v');
@@ -77,6 +80,9 @@ describe('createBridge', () => {
         'historyCount',
         'documentsGet',
         'documentsWrite',
+        'cloneStart',
+        'cloneStatus',
+        'cloneCancel',
       ].sort(),
     );
     expect(Object.values(bridge).every((v) => typeof v === 'function')).toBe(true);

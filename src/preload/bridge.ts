@@ -49,5 +49,8 @@ export function createBridge(ipc: IpcRendererLike): JqlBridge {
     historyCount: () => invoke('history:count'),
     documentsGet: (key) => invoke('documents:get', key),
     documentsWrite: (changes) => invoke('documents:write', changes),
+    cloneStart: (request) => invoke('clone:start', request),
+    cloneStatus: (id) => invoke('clone:status', id),
+    cloneCancel: (id) => invoke('clone:cancel', id),
   };
 }

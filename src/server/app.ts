@@ -18,6 +18,8 @@ import { createState, type StateOptions } from './state.ts';
 import { registerWebSockets, streamRoute, type StreamOptions } from './streams/route.ts';
 import { serveConsole } from './web/serve-console.ts';
 import { collectionsRoute } from './collections/collections-route.ts';
+import type { CloneJobs } from './clone/clone-jobs.ts';
+import { cloneRoute } from './clone/clone-route.ts';
 
 export interface AppOptions extends StateOptions {
   /** Origins allowed by CORS (`--cors`); none by default. */
@@ -27,6 +29,8 @@ export interface AppOptions extends StateOptions {
   streams?: StreamOptions;
   /** A folder of collections the browser-mode console may open and edit (`--collections DIR`). */
   collections?: string;
+  /** "Reproduce locally" for the browser-mode console (`--local-admin`): the clone jobs it may start. */
+  clones?: CloneJobs;
 }
 
 export interface BuiltApp {
@@ -85,6 +89,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     config: () => ({ basePath: state.basePath, version: state.version, ...(state.localAdminToken ? { localAdminToken: state.localAdminToken } : {}) }),
   });
   if (options.collections) await app.register(collectionsRoute, { prefix: state.basePath, state, root: options.collections });
+  if (options.clones) {
+    const jobs = options.clones;
+    await app.register(cloneRoute, { prefix: state.basePath, state, jobs });
+    app.addHook('onClose', () => jobs.close());
+  }
   return { app, state };
 }
 

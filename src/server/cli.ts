@@ -1,18 +1,21 @@
 /**
  * `jql-console`: `serve` starts the server, `user add` creates a user reading the password from
- * standard input, `run` runs a collection folder (collections/run-command.ts). Mistakes print one plain sentence and exit 1; never a stack trace.
+ * standard input, `run` runs a collection folder (collections/run-command.ts), `workspace
+ * from-describe` and `clone` copy a live server's schema and records (clone/clone-commands.ts).
+ * Mistakes print one plain sentence and exit 1; never a stack trace.
  */
 import { homedir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureUser } from './auth/first-admin.ts';
-import { start } from './index.ts';
+import { CloneJobs, start, type ServeCopy } from './index.ts';
 import { createState } from './state.ts';
 import { readFirstLine } from './read-first-line.ts';
 import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
 import { IMPORT_USAGE, importCommand } from './collections/import-command.ts';
 import { untracked } from './db/sql-session.ts';
+import { CLONE_USAGE, cloneCommand, workspaceCommand } from './clone/clone-commands.ts';
 
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
@@ -20,7 +23,8 @@ const USAGE = `Usage:
                     [--collections DIR]
   jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)
 ${RUN_USAGE}
-${IMPORT_USAGE}`;
+${IMPORT_USAGE}
+${CLONE_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -77,7 +81,9 @@ export function normalizeBasePath(raw: string): string {
 
 async function serve(args: string[]): Promise<void> {
   const options = parseServeArgs(args);
-  const server = await start({ ...options, logger: { level: 'warn' } });
+  // The browser-mode console's "Reproduce locally": copies go under the data directory.
+  const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy }) : undefined;
+  const server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
   console.log(`JQL server listening on ${server.url}`);
   let stopping = false;
   const stop = (): void => {
@@ -92,6 +98,9 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
+
+/** A server on a copy made by "Reproduce locally": loopback only, a free port, its own local admin. */
+const serveCopy: ServeCopy = (copy) => start({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true, cors: copy.cors, env: {}, logger: { level: 'warn' } });
 
 async function userAdd(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -124,6 +133,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (command === 'run') return await runCommand(argv.slice(1));
     if (command === 'collection' && sub === 'import') return importCommand(rest);
+    if (command === 'workspace' && sub === 'from-describe') return await workspaceCommand(rest);
+    if (command === 'clone') return await cloneCommand(argv.slice(1));
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);
     else if (command === undefined || command === '--help' || command === '-h' || command === 'help') console.log(USAGE);

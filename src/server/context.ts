@@ -27,6 +27,8 @@ export interface AccessControl {
 export interface FileResolver {
   /** File metadata for stored file ids, with URLs for the caller (signed when protected). */
   describe(sql: SqlSession, ids: string[], field: FieldDef): Map<string, FileValue>;
+  /** A protected file's URL, signed now (a cached answer's files get fresh signatures). */
+  signedUrl(id: string): string;
   /** Writes the metadata row of an uploaded file in the request's transaction (idempotent). */
   attach(ctx: RequestContext, file: UploadedFile): void;
 }
@@ -38,7 +40,8 @@ export interface MutationSink {
   emit?(sql: SqlSession, namespace: string, event: string, record: JsonValue): void;
 }
 
-export type HookName = 'before_create' | 'after_create' | 'before_update' | 'after_update' | 'before_delete' | 'after_delete';
+export const HOOK_NAMES = ['before_create', 'after_create', 'before_update', 'after_update', 'before_delete', 'after_delete'] as const;
+export type HookName = (typeof HOOK_NAMES)[number];
 
 /** The hooks modules of the workspace's apps (PROTOCOL.md 6). */
 export interface HookRunner {
@@ -78,23 +81,43 @@ export interface ServerState {
   controllers: Map<string, ControllerClassLike>;
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
   dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
-  cache: ResultCacheLike;
+  cache: AnswerCacheLike;
   /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
   secret: Uint8Array;
   /** Set when the server was started for a local console (`localAdmin`): its embedded connection's token. */
   localAdminToken?: string;
 }
 
-export interface ResultCacheLike {
-  get(key: string): CachedResult | undefined;
-  set(key: string, models: Iterable<string>, value: Omit<CachedResult, 'generations'>): void;
-  invalidate(model: string): void;
+/** The retrieve cache (PROTOCOL.md 2.3, cache/answer-cache.ts): exact with respect to transactions. */
+export interface AnswerCacheLike {
+  /** Looks `key` up for this request's caller and transaction, and opens the slot its answer goes in. */
+  open(ctx: RequestContext, key: string): CacheRead;
 }
 
-export interface CachedResult {
+export interface CacheRead {
+  /** A fresh copy of the cached answer (the caller may change it freely), or null. */
+  readonly hit: CachedAnswer | null;
+  /**
+   * Keeps the answer of a miss, read from `models` (every model and collection the query touched).
+   * It is serialized at once, so later changes to `answer` are not kept; inside a write transaction
+   * it is kept only once that commits, and never when it rolls back.
+   */
+  keep(models: Iterable<string>, answer: CachedAnswer): void;
+}
+
+export interface CachedAnswer {
   payload: JsonValue;
+  /** Without `draw` and `cached`, which belong to each answer. */
   extras: Extras;
-  generations: Map<string, number>;
+  /** Where protected file values sit in the payload: each answer signs their URLs afresh. */
+  files?: FileSlot[];
+}
+
+export interface FileSlot {
+  /** Keys from the payload down to the file value object. */
+  path: Array<string | number>;
+  /** The stored file's id. */
+  id: string;
 }
 
 /** Cookies a handler sets on the HTTP answer (a session login), applied by the route. */

@@ -9,7 +9,8 @@ import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
 import { loadSecret } from './auth/secret.ts';
-import { ResultCache } from './cache/result-cache.ts';
+import { AnswerCache } from './cache/answer-cache.ts';
+import { installChangeCapture } from './cache/change-capture.ts';
 import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
 import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
@@ -64,6 +65,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       ensureNosqlTables(connection);
       ensureFileTables(connection);
       setupEventTables(connection, ws);
+      installChangeCapture(connection, ws);
     });
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
@@ -86,7 +88,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       identity: createIdentityService(db, secret),
       controllers: new Map(),
       dispatch: dispatchInner,
-      cache: new ResultCache(ws.limits.cacheEntries),
+      cache: new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }),
       secret,
     };
     const builtins: Array<[string, ControllerClassLike]> = [

@@ -3,6 +3,7 @@
  * channel, its arguments and its result. Main registers a handler per invoke channel, the preload
  * exposes one named method per channel (`JqlBridge`), and the renderer sees only `window.jql`.
  */
+import type { CloneJobStatus, CloneRequest } from './clone.ts';
 import type { HistoryQuery, HistoryRun, NewHistoryRun } from './history.ts';
 
 /** The embedded server as main sees it; sent on start and again when File > Open Workspace swaps it. */
@@ -132,6 +133,9 @@ export interface BridgeInvokeMap {
   'history:count': { args: []; result: number };
   'documents:get': { args: [key: string]; result: string | null };
   'documents:write': { args: [changes: DocumentChange[]]; result: void };
+  'clone:start': { args: [request: CloneRequest]; result: { id: string } };
+  'clone:status': { args: [id: string]; result: CloneJobStatus | null };
+  'clone:cancel': { args: [id: string]; result: CloneJobStatus | null };
 }
 
 export interface BridgeEventMap {
@@ -171,6 +175,9 @@ export const INVOKE_CHANNELS = [
   'history:count',
   'documents:get',
   'documents:write',
+  'clone:start',
+  'clone:status',
+  'clone:cancel',
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = ['embedded:changed', 'workspace:recent-changed', 'http:upload-progress', 'ws:message', 'ws:closed'] as const satisfies readonly EventChannel[];
@@ -210,4 +217,8 @@ export interface JqlBridge {
   documentsGet(key: string): Promise<string | null>;
   /** Writes several keys in one transaction: all of them or none. */
   documentsWrite(changes: DocumentChange[]): Promise<void>;
+  /** "Reproduce locally": main copies a remote tab's query and serves the copy (docs in shared/clone.ts). */
+  cloneStart(request: CloneRequest): Promise<{ id: string }>;
+  cloneStatus(id: string): Promise<CloneJobStatus | null>;
+  cloneCancel(id: string): Promise<CloneJobStatus | null>;
 }

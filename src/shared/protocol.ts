@@ -166,6 +166,8 @@ export interface DescribeApp {
   models: Record<string, DescribeModel>;
   controllers: Record<string, DescribeController>;
   collections: Record<string, DescribeCollection>;
+  /** Mutation hooks the app runs (`before_create`, ...): behaviour a copy of the schema does not carry. */
+  hooks?: string[];
 }
 
 export interface DescribeField {
@@ -182,6 +184,8 @@ export interface DescribeField {
   writeOnly?: boolean;
   auto?: 'create' | 'update';
   protected?: boolean;
+  /** Written as `required: true`: an empty string is refused too (WORKSPACE.md). */
+  notEmpty?: boolean;
   lookups: FilterLookup[];
 }
 
@@ -192,6 +196,13 @@ export interface DescribeModel {
   ordering: string[];
   intents: string[];
   permissions: Record<string, unknown>;
+  /** Extra indexes (lists of field names), when the workspace declares any. */
+  indexes?: string[][];
+  /**
+   * `hidden` fields: server-managed, never read nor written by clients, so they are not in `fields`
+   * (where the console would offer them); listed so that a copy of the schema keeps their columns.
+   */
+  hiddenFields?: Record<string, DescribeField>;
 }
 
 export interface DescribeController {

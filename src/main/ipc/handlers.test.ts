@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { cloneHandlers, CloneRequestError, validateCloneRequest } from './clone-handlers.ts';
 import { fileHandlers } from './file-handlers.ts';
 import { workspaceHandlers } from './workspace-handlers.ts';
 
@@ -35,5 +36,26 @@ describe('workspaceHandlers', () => {
     await handlers['workspace:open-recent']('/ws/a.json');
     expect(openWorkspace).toHaveBeenCalledWith('/ws/a.json');
     await expect(handlers['workspace:open-recent']('/etc/passwd')).rejects.toThrow(/not in the recent list/);
+  });
+});
+
+describe('cloneHandlers', () => {
+  const request = { url: 'https://support.example/api', token: 't', query: { __meta__: { namespace: 'a.B', intent: 'retrieve' } }, depth: 2, withFiles: false, redact: ['email'], name: 'Local copy' };
+
+  it('hands a checked request to the clone jobs and answers their status', async () => {
+    const jobs = { start: vi.fn(() => 'j1'), status: vi.fn(() => ({ state: 'cancelled' as const, progress: { phase: 'records' as const, level: 1, requests: 2, models: [] } })), cancel: vi.fn(() => null) };
+    const handlers = cloneHandlers(jobs);
+    expect(await handlers['clone:start'](validateCloneRequest(request))).toEqual({ id: 'j1' });
+    expect(jobs.start).toHaveBeenCalledWith(request);
+    expect(await handlers['clone:status']('j1')).toMatchObject({ state: 'cancelled' });
+    expect(await handlers['clone:cancel']('nope')).toBeNull();
+  });
+
+  it('refuses a request of the wrong shape before main acts on it', () => {
+    expect(() => validateCloneRequest({ ...request, depth: '2' })).toThrow(CloneRequestError);
+    expect(() => validateCloneRequest({ ...request, redact: 'email' })).toThrow(/redaction/);
+    expect(() => validateCloneRequest({ ...request, name: '' })).toThrow(/connection name/);
+    expect(() => validateCloneRequest({ ...request, query: { big: 'x'.repeat(1024 * 1024) } })).toThrow(/too large/);
+    expect(() => validateCloneRequest(null)).toThrow(CloneRequestError);
   });
 });

@@ -38,6 +38,9 @@ function allHandlers(): Handlers {
     'history:clear': vi.fn(),
     'history:count': vi.fn(() => 0),
     'documents:get': vi.fn(() => null),
+    'clone:start': vi.fn(() => ({ id: 'j1' })),
+    'clone:status': vi.fn(() => null),
+    'clone:cancel': vi.fn(() => null),
     'documents:write': vi.fn(),
   };
 }

@@ -7,6 +7,7 @@ import { parseDocumentChanges, parseDocumentKey } from '../documents/validate.ts
 import { parseHistoryQuery, parseNewRun, parseRunId } from '../history/validate.ts';
 import { validateProxyRequest } from '../http-proxy.ts';
 import { validateUploadRequest } from '../upload-proxy.ts';
+import { validateCloneRequest } from './clone-handlers.ts';
 import { closeCode, closeReason, validateSocketId, validateWsMessage, validateWsOpen } from '../ws-proxy.ts';
 
 export type Validators = { [C in InvokeChannel]: (args: unknown[]) => InvokeArgs<C> };
@@ -61,6 +62,9 @@ export const validators: Validators = {
   'history:count': none,
   'documents:get': (args) => [parseDocumentKey(args[0])],
   'documents:write': (args) => [parseDocumentChanges(args[0])],
+  'clone:start': (args) => [validateCloneRequest(args[0])],
+  'clone:status': (args) => [string(args[0], 'clone id', 64)],
+  'clone:cancel': (args) => [string(args[0], 'clone id', 64)],
 };
 
 /** A file name for the save dialog: no directories, no characters that file systems refuse. */

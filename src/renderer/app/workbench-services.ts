@@ -9,6 +9,8 @@ import { BridgeHistoryStore, historyKeys, historyRunFrom, IdbHistoryStore, Memor
 import type { SavedQueriesStore } from '../features/saved-queries/index.ts';
 import { bridgeSocketConnector, createStreamSession, StreamSession, streamUrl } from '../features/stream-inspector/index.ts';
 import { createBridgeUploadTransport, createXhrUploadTransport, type UploadTransport } from '../features/upload-form/index.ts';
+import { bridgeCloneClient, routeCloneClient, type CloneClient } from '../features/reproduce-locally/index.ts';
+import { EMBEDDED_ID } from '../state/connections-store.ts';
 import type { RunLog } from '../state/run-log.ts';
 import { redactSecrets } from '../state/safety/redact-secrets.ts';
 import type { Services } from '../state/services.ts';
@@ -23,6 +25,8 @@ export interface WorkbenchServices {
   openExternal?: (url: string) => void;
   /** Saves text to a file the user picks (Electron's save dialog, or a browser download). */
   saveText(text: string, suggestedName: string, type: string): Promise<string | null>;
+  /** "Reproduce locally": main in the desktop app, the console's own server in a browser. */
+  clones: CloneClient;
 }
 
 function historyStore(bridge: JqlBridge | undefined): HistoryStore {
@@ -70,5 +74,6 @@ export function createWorkbenchServices(services: Services, savedQueries: SavedQ
     streams: new StreamSessions(connections, makeSession),
     openExternal: bridge ? (url) => void bridge.openExternal(url) : undefined,
     saveText: (text, suggestedName, type) => platform.saveFile(suggestedName, new Blob([text], { type })),
+    clones: bridge ? bridgeCloneClient(bridge) : routeCloneClient(platform.transport, () => connections.target(EMBEDDED_ID)),
   };
 }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConnectionsStore, EMBEDDED_ID } from './connections-store.ts';
 import { memoryStorage } from './external-store.ts';
 import { createMemorySecretStore } from './secret-store.ts';
@@ -122,5 +122,26 @@ describe('ConnectionsStore', () => {
     const storage = memoryStorage();
     storage.setItem('jql.connections.v1', '{not json');
     expect(new ConnectionsStore(storage, createMemorySecretStore()).getSnapshot().connections).toEqual([]);
+  });
+});
+
+describe('local copies', () => {
+  it('adds a copy as a signed-in local connection whose token is never stored, and removes it', async () => {
+    const storage = memoryStorage();
+    const memory = createMemorySecretStore();
+    const secrets = { ...memory, set: vi.fn(memory.set), delete: vi.fn(memory.delete) };
+    const store = new ConnectionsStore(storage, secrets);
+    store.add(draft);
+    const id = store.addLocal({ name: 'Local copy of Prod', baseUrl: 'http://127.0.0.1:40001', token: 'copy-token' });
+    expect(store.get(id)).toMatchObject({ kind: 'local', deployment: 'local', readOnly: false, signedIn: true });
+    expect(store.target(id)).toMatchObject({ baseUrl: 'http://127.0.0.1:40001', token: 'copy-token' });
+    const saved = [...storage.data.values()].join('\n');
+    expect(saved).toContain('Staging');
+    expect(saved).not.toContain('copy-token');
+    expect(saved).not.toContain('Local copy of Prod');
+    await store.remove(id);
+    expect(store.get(id)).toBeUndefined();
+    expect(secrets.set).not.toHaveBeenCalled();
+    expect(secrets.delete).not.toHaveBeenCalled();
   });
 });

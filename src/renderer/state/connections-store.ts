@@ -1,6 +1,8 @@
 /**
  * The connections: the embedded one (the server this console came with, signed in as the local
- * admin) and any number of remote ones. Each has a deployment kind (local, development, staging,
+ * admin), any number of remote ones, and local copies made by "Reproduce locally" (each served by
+ * a server the console's own server or main started, signed in as that copy's local admin; they
+ * last as long as that server, so they are not kept across restarts). Each has a deployment kind (local, development, staging,
  * production) and a read-only switch (state/safety). Names, URLs, kinds and the signed-in user's
  * name are kept in localStorage; tokens only in the SecretStore, and in memory while the app runs.
  */
@@ -15,7 +17,7 @@ const STORAGE_KEY = 'jql.connections.v1';
 
 export interface Connection {
   id: string;
-  kind: 'embedded' | 'remote';
+  kind: 'embedded' | 'remote' | 'local';
   name: string;
   baseUrl: string;
   authClass: AuthenticationClass;
@@ -64,6 +66,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   private storage: KeyValueStorage;
   private secrets: SecretStore;
   private localAdminToken: string | null = null;
+  private readonly localIds = new Set<string>();
   private embeddedReadOnly: boolean;
   private readonly onSaveError: (message: string) => void;
 
@@ -129,6 +132,26 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.setState({ ...this.getSnapshot(), embeddedPending: false, embeddedError: message });
   }
 
+  /** A copy made by "Reproduce locally": its token is in memory only, like the embedded one's. */
+  addLocal(copy: { name: string; baseUrl: string; token: string }): string {
+    const id = newId('local');
+    this.localIds.add(id);
+    this.tokens.set(id, copy.token);
+    const connection: Connection = {
+      id,
+      kind: 'local',
+      name: copy.name,
+      baseUrl: copy.baseUrl,
+      authClass: 'jwt',
+      user: { username: 'local admin' },
+      signedIn: true,
+      deployment: 'local',
+      readOnly: false,
+    };
+    this.setState({ ...this.getSnapshot(), connections: [...this.getSnapshot().connections, connection] });
+    return id;
+  }
+
   add(draft: ConnectionDraft): string {
     const id = newId('conn');
     const connection: Connection = { id, kind: 'remote', ...draft, ...remoteKind(draft), user: null, signedIn: false };
@@ -172,7 +195,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   async signIn(id: string, token: string, user: SignedInUser): Promise<void> {
     this.tokens.set(id, token);
     this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
-    if (id !== EMBEDDED_ID) await this.secrets.set(tokenKey(id), token);
+    if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.set(tokenKey(id), token);
     this.persist();
   }
 
@@ -189,7 +212,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   private async forgetToken(id: string): Promise<void> {
     this.tokens.delete(id);
-    if (id !== EMBEDDED_ID) await this.secrets.delete(tokenKey(id)).catch(() => undefined);
+    // Only remote tokens are stored; the embedded and local ones live in memory.
+    if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.delete(tokenKey(id)).catch(() => undefined);
   }
 
   private patch(id: string, patch: Partial<Connection>): void {

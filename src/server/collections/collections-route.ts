@@ -85,7 +85,8 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
   });
 };
 
-async function refuse(state: ServerState, request: FastifyRequest): Promise<JqlFailure | null> {
+/** The local-admin-only guard (loopback socket, local admin identity); clone/clone-route.ts uses it too. */
+export async function refuse(state: ServerState, request: FastifyRequest): Promise<JqlFailure | null> {
   if (!isLoopbackAddress(request.socket.remoteAddress)) return new JqlFailure([jqlError('forbidden', 'Collection folders are served to this machine only')]);
   const identity = await state.identity.identify(credentialsOf(request), undefined);
   if (identity.error || !identity.user) return new JqlFailure([jqlError('unauthenticated', 'Collection folders are for the local admin: open the console from the URL the server printed')]);

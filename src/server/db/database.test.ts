@@ -119,6 +119,24 @@ describe('Database', () => {
     await Promise.all([first, second]);
     expect(order).toEqual(['first', 'first done', 'second']);
   });
+
+  it('tells the work of the open write transaction from reads on the read connection, and counts queued writes', async () => {
+    const db = fileDatabase();
+    let release!: () => void;
+    const seen: boolean[] = [];
+    const first = db.write(async (statements) => {
+      seen.push(db.inTransaction(statements));
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    const second = db.write(() => undefined);
+    await Promise.resolve();
+    expect(db.writes).toBe(2);
+    expect(db.read((statements) => db.inTransaction(statements))).toBe(false);
+    release();
+    await Promise.all([first, second]);
+    expect(seen).toEqual([true]);
+    expect(db.writes).toBe(0);
+  });
 });
 
 describe('statements and sessions', () => {

@@ -44,9 +44,24 @@ export class Database {
     this.readerStatements = file === ':memory:' ? this.writerStatements : new StatementCache(this.reader);
   }
 
+  /** Writes running or waiting for the gate (diagnostics, and tests that must know one is queued). */
+  get writes(): number {
+    return this.gate.size;
+  }
+
   /** Whether a write transaction is open (its work may be awaiting something right now). */
   get inWrite(): boolean {
     return this.pending.length > 0;
+  }
+
+  /**
+   * Whether work on `statements` runs inside the open write transaction, and so sees its uncommitted
+   * writes. The writer's statements are used only by the gate's holder, so this names exactly the
+   * work of that request; the read connection's never are (with ':memory:' both are one connection,
+   * and reads there do see an open transaction's writes, so the answer is true for them too).
+   */
+  inTransaction(statements: StatementCache): boolean {
+    return statements === this.writerStatements && this.pending.length > 0;
   }
 
   /** Runs `fn` with statements of the read-only connection. */

@@ -7,6 +7,11 @@ export class Gate {
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
 
+  /** Tasks running or waiting. */
+  get size(): number {
+    return this.pending;
+  }
+
   run<T>(task: () => Promise<T> | T): Promise<T> {
     // With nothing in flight no transaction can be open, so the task starts at once instead of a
     // microtask later: a read then runs start to finish in the caller's tick.

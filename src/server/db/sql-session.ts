@@ -26,7 +26,8 @@ export function untracked(cache: StatementCache): SqlRunner {
 }
 
 export class SqlSession implements SqlRunner {
-  private readonly cache: StatementCache;
+  /** The connection's statements: the database tells by them whether this session is in a write. */
+  readonly statements: StatementCache;
   private bookkeeping: SqlRunner | null = null;
   /** Statements run so far. */
   queries = 0;
@@ -34,32 +35,32 @@ export class SqlSession implements SqlRunner {
   readonly traces: SqlTrace[] | null;
 
   constructor(cache: StatementCache, trace: boolean) {
-    this.cache = cache;
+    this.statements = cache;
     this.traces = trace ? [] : null;
   }
 
   /** The server's own statements on this session's connection (event log, file rows): not counted. */
   get untracked(): SqlRunner {
-    return (this.bookkeeping ??= untracked(this.cache));
+    return (this.bookkeeping ??= untracked(this.statements));
   }
 
   // The untraced path calls the statement directly: these run on every request, and a closure per
   // statement is measurable there.
   all(sql: string, params: SqlParam[] = []): Row[] {
     this.queries += 1;
-    if (!this.traces) return this.cache.get(sql).all(...params) as Row[];
+    if (!this.traces) return this.statements.get(sql).all(...params) as Row[];
     return this.traced(sql, params, (statement) => statement.all(...params) as Row[]);
   }
 
   get(sql: string, params: SqlParam[] = []): Row | undefined {
     this.queries += 1;
-    if (!this.traces) return this.cache.get(sql).get(...params) as Row | undefined;
+    if (!this.traces) return this.statements.get(sql).get(...params) as Row | undefined;
     return this.traced(sql, params, (statement) => statement.get(...params) as Row | undefined);
   }
 
   run(sql: string, params: SqlParam[] = []): { changes: number; lastInsertRowid: number | bigint } {
     this.queries += 1;
-    if (!this.traces) return this.cache.get(sql).run(...params);
+    if (!this.traces) return this.statements.get(sql).run(...params);
     return this.traced(sql, params, (statement) => statement.run(...params));
   }
 
@@ -67,7 +68,7 @@ export class SqlSession implements SqlRunner {
     const traces = this.traces as SqlTrace[];
     const started = performance.now();
     try {
-      return exec(this.cache.get(sql));
+      return exec(this.statements.get(sql));
     } finally {
       traces.push({ sql, params: params.map(traceParam), time_ms: round(performance.now() - started) });
     }

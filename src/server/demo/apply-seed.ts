@@ -1,6 +1,6 @@
 /**
  * Fills an empty demo database with `demoSeed()` on first start: users get the demo passwords the
- * README prints, model records are written through the same storage conversion as migrations, and
+ * README prints, model records are stored through the field codec that writes use, and
  * chat messages go into the NoSQL store. A database that already holds users is left alone.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
@@ -8,7 +8,7 @@ import { hashPassword } from '../auth/password.ts';
 import type { Database } from '../db/database.ts';
 import { untracked } from '../db/sql-session.ts';
 import { quote } from '../query/paths.ts';
-import { storageValue } from '../workspace/schema-sql.ts';
+import { toStored } from '../workspace/field-codec.ts';
 import type { Workspace } from '../workspace/types.ts';
 import { demoSeed } from './seed.ts';
 
@@ -41,7 +41,7 @@ export async function applyDemoSeed(database: Database, ws: Workspace): Promise<
           else if (field.auto) values[field.name] = SEEDED_AT;
         }
         const columns = Object.keys(values).filter((name) => model.fields.has(name));
-        const params = columns.map((name) => storageValue(model.fields.get(name)!.type, values[name] as JsonValue));
+        const params = columns.map((name) => toStored(model.fields.get(name)!.type, values[name] as JsonValue));
         if (key === 'system.User' && typeof values.username === 'string' && hashes.has(values.username)) {
           columns.push('password');
           params.push(hashes.get(values.username) as string);

@@ -43,6 +43,7 @@ describe('multi-query', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.__payload__.first.errors[0].code).toBe('rolled_back');
+    expect(res.body.__payload__.first).toMatchObject({ data: null, message: null });
     expect(res.body.__payload__.second.errors[0].code).toBe('conflict');
     const count = await t.post(author('count', { filter: { name: 'Calvino' } }));
     expect(count.body.__payload__.count).toBe(0);

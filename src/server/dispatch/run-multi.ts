@@ -80,7 +80,9 @@ export async function runMulti(
       if (error !== undo) throw error;
       for (const result of Object.values(results)) {
         if (!result.errors) {
+          // Nothing it did was kept: neither its data nor its success message ("Created ...") stand.
           result.data = null;
+          result.message = null;
           result.errors = [{ code: 'rolled_back', message: 'This subquery succeeded but was undone because another one failed' }];
         }
       }

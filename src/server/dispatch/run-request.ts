@@ -9,7 +9,8 @@ import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { JqlFailure, statusOf } from '../errors.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
-import { camelIntent, isPlainObject, snakeKey } from '../query/normalize.ts';
+import { parseMeta } from '../query/meta.ts';
+import { isPlainObject, snakeKey } from '../query/normalize.ts';
 import { mayWrite } from './processors.ts';
 import { readRootMeta, runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
@@ -94,12 +95,18 @@ function writes(body: Record<string, JsonValue>, root: RootMeta | null): boolean
   return Object.entries(body).some(([name, query]) => name !== '__root_meta__' && queryMayWrite(query));
 }
 
-/** From the raw `__meta__` (parsed properly later): only `schema` and `intent` decide it. */
+/**
+ * Parsed as the query will be run, so the two can never disagree (a re-cased `Intent` key once sent a
+ * create down the read connection, with its transaction outside the gate). A query that does not
+ * parse writes nothing: it is answered with its error.
+ */
 function queryMayWrite(query: JsonValue | undefined): boolean {
-  if (!isPlainObject(query) || !isPlainObject(query.__meta__)) return false;
-  const { schema, intent } = query.__meta__;
-  if (typeof intent !== 'string') return false;
-  return mayWrite({ schema: schema === 'controller' || schema === 'nosql' ? schema : 'model', intent: camelIntent(intent) });
+  if (!isPlainObject(query)) return false;
+  try {
+    return mayWrite(parseMeta(query.__meta__));
+  } catch {
+    return false;
+  }
 }
 
 function invalidBody(): JqlFailure {

@@ -47,6 +47,7 @@ export function createFileResolver(url: UrlSigner): FileResolver {
         new Date().toISOString(),
       ]);
     },
+    signedUrl: (id) => url(id, true),
     describe(sql, ids, field) {
       const out = new Map<string, FileValue>();
       // Through the request's own session: a record written in this transaction finds its file.

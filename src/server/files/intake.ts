@@ -2,7 +2,9 @@
  * Reads the parts of a `PUT /jql` request (PROTOCOL.md 9.1): the `query` part (a text field or a
  * file holding the JSON query) and the file parts, each streamed to a temp file of the store while
  * its SHA-256 is computed. On any failure the rest of the body is drained, every temp file is removed
- * and the failure is thrown, so a refused upload leaves nothing on disk.
+ * and the failure is thrown, so a refused upload leaves nothing on disk. Only what the client sent is
+ * a 4xx; the server's own trouble (a full disk) is thrown as it is, to be logged and answered as an
+ * internal error that shows neither the file system's message nor the data directory's paths.
  */
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
@@ -36,7 +38,7 @@ export async function receiveParts(parts: AsyncIterable<Multipart>, store: FileS
   const files: StagedPart[] = [];
   const seen = new Set<string>();
   let query: string | undefined;
-  let failure: JqlFailure | null = null;
+  let failure: JqlFailure | Error | null = null;
   try {
     for await (const part of parts) {
       if (failure) {
@@ -117,9 +119,13 @@ function refuse(code: 'invalid_request' | 'validation_error' | 'payload_too_larg
   return new JqlFailure([jqlError(code, message, part === undefined ? {} : { field: part, path: ['parts', part] })]);
 }
 
-/** Multipart plugin and stream failures as coded errors: its limits are 413, malformed bodies 400. */
-function toFailure(error: unknown): JqlFailure {
+/**
+ * Multipart plugin and stream failures as coded errors: its limits are 413, malformed bodies 400. A
+ * system error of the server's own files (it names a syscall: mkdir, open, write) stays an Error.
+ */
+function toFailure(error: unknown): JqlFailure | Error {
   if (error instanceof JqlFailure) return error;
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string') return error;
   const { statusCode, code } = error as { statusCode?: number; code?: string };
   if (statusCode === 413) return refuse('payload_too_large', 'The form has more parts than the server accepts');
   if (code === 'FST_INVALID_JSON_FIELD_ERROR') return new JqlFailure([jqlError('invalid_json', 'The query part is not valid JSON')]);

@@ -14,7 +14,13 @@ export function fileUrlPath(basePath: string, id: string): string {
   return `${basePath}/jql/files/${encodeURIComponent(id)}`;
 }
 
-export function createUrlSigner(secret: Uint8Array, basePath: string, now: () => number = Date.now): UrlSigner {
+/** The file id a URL made by `fileUrlPath` (signed or not) names. */
+export function fileIdOfUrl(url: string): string {
+  const path = url.split('?')[0] as string;
+  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+}
+
+export function createUrlSigner(secret: Uint8Array, basePath: string, now: () => number = () => Date.now()): UrlSigner {
   return (id, protectedField) => {
     const path = fileUrlPath(basePath, id);
     if (!protectedField) return path;

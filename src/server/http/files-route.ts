@@ -35,7 +35,8 @@ export const fileRoute: FastifyPluginAsync<FileRouteOptions> = async (app, { sta
       (info) => info.size,
       () => null,
     );
-    if (size === null) return sendFailure(reply, new JqlFailure([jqlError('not_found', 'The bytes of this file are missing from the store')]));
+    // A copy made by `jql-console clone` without --with-files keeps file rows without their bytes.
+    if (size === null) return sendFailure(reply, new JqlFailure([jqlError('not_found', 'The bytes of this file are not on this server: only its metadata is (a copy made with jql-console clone keeps file contents only with --with-files)')]));
     reply
       .header('content-type', row.content_type)
       .header('content-disposition', contentDisposition(row.name, row.content_type))

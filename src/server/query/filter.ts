@@ -6,6 +6,7 @@
 import type { FilterLookup, JsonValue } from '../../shared/protocol.ts';
 import { fail, type ErrorPath } from '../errors.ts';
 import type { SqlParam } from '../db/sql-session.ts';
+import { toStored, valueProblem } from '../workspace/field-codec.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
 import { resolvePath, type ColumnSource } from './paths.ts';
 import { TEXT_LOOKUPS, textMatch } from './text-match.ts';
@@ -107,24 +108,13 @@ function wrongType(key: string, message: string, path: ErrorPath): never {
   return fail('invalid_request', `Wrong value for "${key}": ${message}`, { field: key, path });
 }
 
-/** Checks a filter value against its field's type and converts it for binding. */
+/**
+ * Checks a filter value against its field's type and converts it for binding, with the codec that
+ * stores values: a date-time is compared in its stored (UTC) form, whatever offset it was given in.
+ */
 export function sqlValue(field: FieldDef, value: JsonValue, path: ErrorPath, key: string): SqlParam {
-  switch (field.type) {
-    case 'integer':
-    case 'ref':
-      if (!Number.isSafeInteger(value)) wrongType(key, `${field.name} takes an integer`, path);
-      return value as number;
-    case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) wrongType(key, `${field.name} takes a number`, path);
-      return value as number;
-    case 'boolean':
-      if (typeof value !== 'boolean') wrongType(key, `${field.name} takes true or false`, path);
-      return value ? 1 : 0;
-    case 'json':
-    case 'file':
-      return wrongType(key, `${field.type} fields can only be compared with null`, path);
-    default:
-      if (typeof value !== 'string') wrongType(key, `${field.name} takes a string`, path);
-      return value as string;
-  }
+  if (field.type === 'json' || field.type === 'file') return wrongType(key, `${field.type} fields can only be compared with null`, path);
+  const expected = valueProblem(field.type, value);
+  if (expected) wrongType(key, `${field.name} takes ${expected}`, path);
+  return toStored(field.type, value);
 }

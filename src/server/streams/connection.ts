@@ -35,8 +35,8 @@ export interface ConnectionOptions {
   identifyToken(token: string): Promise<Caller>;
   /** How subscribers see records: provided by the processors. */
   views: StreamViews;
-  /** The TCP socket the WebSocket was upgraded from, which pre-built frames are written to. */
-  rawSocket: Duplex | null;
+  /** The TCP socket the WebSocket was upgraded from, which pre-built frames are written to (none: `ws.send`). */
+  rawSocket?: Duplex | null;
 }
 
 const MAX_SUBSCRIPTIONS = 100;
@@ -69,7 +69,7 @@ export class StreamConnection {
     const caller = identify();
     this.caller = caller;
     this.options = options;
-    this.writer = new FrameWriter(socket, options.rawSocket, () => this.wake(false));
+    this.writer = new FrameWriter(socket, options.rawSocket ?? null, () => this.wake(false));
     this.replayLowWater = Math.min(REPLAY_LOW_WATER, Math.floor(options.maxBehind / 2));
     this.replayBatch = Math.max(1, Math.min(REPLAY_BATCH, options.maxBehind - this.replayLowWater));
     this.queue = caller.then((who) => {

@@ -7,7 +7,7 @@
 import { Sender } from 'ws';
 
 export interface OutgoingFrame {
-  /** The message's UTF-8 text: what a socket that negotiated an extension sends through `ws` itself. */
+  /** The message's UTF-8 text (what a socket that cannot take the frame sends through `ws` itself). */
   readonly payload: Buffer;
   /** The complete unmasked text frame (FIN, opcode 1). */
   readonly wire: Buffer;

@@ -7,7 +7,8 @@
  *
  * The frames go straight to the TCP socket `ws` upgraded, behind whatever `ws` itself wrote there
  * (pings, a close frame) in the order of the calls. A socket that negotiated an extension
- * (permessage-deflate) cannot take pre-built frames: its frames go through `ws.send`, one by one.
+ * (permessage-deflate), or one given without its TCP socket, cannot take pre-built frames: its
+ * messages go through `ws.send`, one by one.
  *
  * `outstanding` counts the frames handed over and not yet written out by the kernel: the connection
  * closes a subscriber that falls too far behind (4008).
@@ -66,7 +67,8 @@ export class FrameWriter {
     if (this.socket.readyState !== this.socket.OPEN) return;
     this.count += 1;
     if (this.raw === null) {
-      this.socket.send(frame.payload, { binary: false }, () => this.written(1));
+      // As text: a Buffer would go out as a binary frame.
+      this.socket.send(frame.payload.toString(), () => this.written(1));
       return;
     }
     this.pending.push(frame.wire);

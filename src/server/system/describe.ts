@@ -1,10 +1,12 @@
 /**
  * `system.Schema.describe` (PROTOCOL.md 11): the workspace as the console needs it to build editor
  * completion and validation: apps, models with fields and lookups, controllers with intents,
- * collections, limits and the server version.
+ * collections, limits and the server version. It also says enough for `workspace from-describe` to
+ * write the same schema back as a workspace file: hidden fields (apart from `fields`), extra
+ * indexes, which required fields refuse the empty string, and which apps run hooks.
  */
 import type { DescribeApp, DescribeField, DescribeResult, JsonValue } from '../../shared/protocol.ts';
-import type { ServerState } from '../context.ts';
+import { HOOK_NAMES, type ServerState } from '../context.ts';
 import { lookupsFor } from '../query/filter.ts';
 import type { FieldDef, Permissions } from '../workspace/types.ts';
 
@@ -16,7 +18,8 @@ export function describeWorkspace(state: ServerState): DescribeResult {
   const appOf = (name: string): DescribeApp => (apps[name] ??= { models: {}, controllers: {}, collections: {} });
   for (const model of ws.models.values()) {
     const fields: Record<string, DescribeField> = {};
-    for (const field of model.fields.values()) if (!field.hidden) fields[field.name] = describeField(field);
+    const hidden: Record<string, DescribeField> = {};
+    for (const field of model.fields.values()) (field.hidden ? hidden : fields)[field.name] = describeField(field);
     appOf(model.app).models[model.name] = {
       fields,
       relations: Object.fromEntries([...model.relations.values()].map((r) => [r.name, { many: r.many, via: r.via }])),
@@ -24,7 +27,13 @@ export function describeWorkspace(state: ServerState): DescribeResult {
       ordering: model.ordering,
       intents: MODEL_INTENTS,
       permissions: permissionsOf(model.permissions),
+      ...(model.indexes.length > 0 ? { indexes: model.indexes } : {}),
+      ...(Object.keys(hidden).length > 0 ? { hiddenFields: hidden } : {}),
     };
+  }
+  for (const app of ws.apps.values()) {
+    const hooks = HOOK_NAMES.filter((hook) => state.hooks.has(app.name, hook));
+    if (hooks.length > 0) appOf(app.name).hooks = hooks;
   }
   for (const collection of ws.collections.values()) {
     appOf(collection.app).collections[collection.name] = { intents: MODEL_INTENTS, permissions: permissionsOf(collection.permissions) };
@@ -38,7 +47,7 @@ export function describeWorkspace(state: ServerState): DescribeResult {
 }
 
 function describeField(field: FieldDef): DescribeField {
-  const out: DescribeField = { type: field.type, required: field.required, null: field.nullable, lookups: field.writeOnly ? [] : lookupsFor(field) };
+  const out: DescribeField = { type: field.type, required: field.required, null: field.nullable, lookups: field.writeOnly || field.hidden ? [] : lookupsFor(field) };
   if (field.choices) out.choices = field.choices;
   if (field.to) out.to = field.to;
   if (field.default !== undefined) out.default = field.default;
@@ -49,6 +58,7 @@ function describeField(field: FieldDef): DescribeField {
   if (field.writeOnly) out.writeOnly = true;
   if (field.auto) out.auto = field.auto;
   if (field.protected) out.protected = true;
+  if (field.strictRequired) out.notEmpty = true;
   return out;
 }
 

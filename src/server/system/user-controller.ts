@@ -11,6 +11,7 @@ import { issueToken, verifyToken } from '../auth/tokens.ts';
 import type { ControllerClassLike, RequestContext, ServerState } from '../context.ts';
 import type { SqlRunner } from '../db/sql-session.ts';
 import { fail } from '../errors.ts';
+import { fromStored } from '../workspace/field-codec.ts';
 
 /** How long a token or session lives. */
 export const CREDENTIAL_TTL_SECONDS = 12 * 3600;
@@ -75,8 +76,7 @@ function publicUser(sql: SqlRunner, state: ServerState, id: number): JsonObject 
   const row = sql.get(`SELECT ${['id', ...readable.map((f) => f.column)].map((c) => `"${c}"`).join(', ')} FROM "system.User" WHERE "id" = ?`, [id]) as Record<string, unknown>;
   const user: JsonObject = { id };
   for (const field of readable) {
-    const value = row[field.column];
-    user[field.name] = value === null || value === undefined ? null : field.type === 'json' ? (JSON.parse(value as string) as JsonValue) : field.type === 'boolean' ? value !== 0 : (value as JsonValue);
+    user[field.name] = fromStored(field.type, row[field.column]);
   }
   return user;
 }

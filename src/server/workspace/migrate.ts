@@ -9,7 +9,8 @@ import type { FieldRecord } from './schema-record.ts';
 import { WorkspaceError } from './errors.ts';
 import { deactivateFieldRecord, ensureRecordTables, readFieldRecords, recordMigration, writeFieldRecord } from './schema-record.ts';
 import type { IndexSpec } from './schema-sql.ts';
-import { INDEX_PREFIX, UNIQUE_PREFIX, columnDefinition, columnSqlType, createIndexSql, createTableSql, quoteIdent, storageValue, wantedIndexes } from './schema-sql.ts';
+import { INDEX_PREFIX, UNIQUE_PREFIX, columnDefinition, columnSqlType, createIndexSql, createTableSql, quoteIdent, wantedIndexes } from './schema-sql.ts';
+import { toStored } from './field-codec.ts';
 
 export { columnSqlType } from './schema-sql.ts';
 
@@ -119,7 +120,7 @@ function migrateTable(
 function fillDefault(db: Sqlite, model: ModelDef, field: FieldDef): void {
   if (field.default === undefined || field.default === null) return;
   const column = quoteIdent(field.column);
-  db.prepare(`UPDATE ${quoteIdent(model.table)} SET ${column} = ? WHERE ${column} IS NULL`).run(storageValue(field.type, field.default));
+  db.prepare(`UPDATE ${quoteIdent(model.table)} SET ${column} = ? WHERE ${column} IS NULL`).run(toStored(field.type, field.default));
 }
 
 /** Creates the indexes the model wants and drops the ones migrations made that it no longer wants. */

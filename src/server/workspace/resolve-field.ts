@@ -7,12 +7,13 @@ import type { FieldType, JsonValue } from '../../shared/protocol.ts';
 import type { FieldDef } from './types.ts';
 import type { At } from './check.ts';
 import { expectObject, fail, show } from './check.ts';
-import { FIELD_TYPES, isFieldType, valueProblem } from './field-values.ts';
+import { FIELD_TYPES, isFieldType, valueProblem } from './field-codec.ts';
 
-const COMMON = ['type', 'required', 'null', 'default', 'writeOnly', 'hidden'] as const;
+export const COMMON_FIELD_OPTIONS = ['type', 'required', 'null', 'default', 'writeOnly', 'hidden'] as const;
+const COMMON = COMMON_FIELD_OPTIONS;
 
 /** The options each type takes besides the common ones. */
-const TYPE_OPTIONS: Record<FieldType, readonly string[]> = {
+export const TYPE_OPTIONS: Record<FieldType, readonly string[]> = {
   string: ['choices', 'unique', 'maxLength'],
   text: ['choices', 'unique', 'maxLength'],
   integer: ['choices', 'unique', 'min', 'max'],

@@ -6,7 +6,7 @@ import type { FieldDef, Permissions } from './types.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { At } from './check.ts';
 import { expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
-import { valueProblem } from './field-values.ts';
+import { valueProblem } from './field-codec.ts';
 
 /** `retrieveOne`, `count` and grouped retrieves follow `retrieve`, so they take no entry of their own. */
 export const PERMISSION_INTENTS = ['retrieve', 'create', 'update', 'delete'] as const;

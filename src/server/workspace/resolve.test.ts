@@ -60,7 +60,7 @@ describe('resolveWorkspace: a valid workspace', () => {
       FILE,
     );
     expect(ws.name).toBe('helpdesk');
-    expect(ws.limits).toEqual({ defaultLimit: 100, maxLimit: 500, maxFileBytes: 104857600, maxBodyBytes: 10485760, maxStreamEvents: 10000, cacheEntries: 1000, requestsPerMinute: 0 });
+    expect(ws.limits).toEqual({ defaultLimit: 100, maxLimit: 500, maxFileBytes: 104857600, maxBodyBytes: 10485760, maxStreamEvents: 10000, cacheEntries: 1000, cacheBytes: 67108864, requestsPerMinute: 0 });
     const app = ws.apps.get('tickets');
     expect(app?.controllersPath).toBe('/srv/ws/controllers/tickets.mjs');
     expect(app?.hooksPath).toBe('/srv/ws/hooks/tickets.mjs');

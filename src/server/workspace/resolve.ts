@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDef, CollectionDef, ModelDef, Workspace } from './types.ts';
 import type { At } from './check.ts';
-import { checkName, expectKeys, expectObject, fail, show } from './check.ts';
+import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
 import { completeModel, createModel } from './resolve-model.ts';
 import { resolvePermissions } from './resolve-permissions.ts';
@@ -20,6 +20,8 @@ export const DEFAULT_LIMITS: Workspace['limits'] = {
   maxBodyBytes: 10 * 1024 * 1024,
   maxStreamEvents: 10_000,
   cacheEntries: 1000,
+  // The retrieve cache holds at most this many characters of serialized answers (and keys).
+  cacheBytes: 64 * 1024 * 1024,
   // 0: no rate limit (the default); a positive number caps JQL requests per client per minute.
   requestsPerMinute: 0,
 };
@@ -49,8 +51,10 @@ export function loadWorkspace(file: string): Workspace {
 export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
   const at: At = { file };
   const root = expectObject(raw, at, 'the workspace');
-  // `$schema` lets editors validate the file; it means nothing to the server.
-  expectKeys(root, ['$schema', 'name', 'limits', 'apps'], at, 'the workspace');
+  // `$schema` lets editors validate the file; `_notes` is a comment for people (`workspace
+  // from-describe` lists there what it could not copy). Neither means anything to the server.
+  expectKeys(root, ['$schema', '_notes', 'name', 'limits', 'apps'], at, 'the workspace');
+  if (root._notes !== undefined && typeof root._notes !== 'string') expectStringArray(root._notes, at, '"_notes" (a comment: a string or an array of strings)');
   if (root.name !== undefined && (typeof root.name !== 'string' || root.name.length === 0)) fail(at, `"name" must be a non-empty string, got ${show(root.name)}`);
   const rawApps = root.apps === undefined ? {} : expectObject(root.apps, at, '"apps"');
   const baseDir = file === null ? process.cwd() : path.dirname(path.resolve(file));

@@ -4,7 +4,7 @@
  * No NOT NULL or CHECK constraints: the model processor validates, and creates must keep working
  * after a field is removed from the workspace (its column stays).
  */
-import type { FieldType, JsonValue } from '../../shared/protocol.ts';
+import type { FieldType } from '../../shared/protocol.ts';
 import type { FieldDef, ModelDef } from './types.ts';
 
 export type ColumnSqlType = 'TEXT' | 'INTEGER' | 'REAL';
@@ -35,14 +35,6 @@ export function columnSqlType(type: FieldType): ColumnSqlType {
   }
 }
 
-/** How a value of a field type is stored: booleans as 0/1, json as JSON text, the rest as is. */
-export function storageValue(type: FieldType, value: JsonValue): string | number | null {
-  if (value === null) return null;
-  if (type === 'boolean') return value ? 1 : 0;
-  if (type === 'json' || typeof value === 'object') return JSON.stringify(value);
-  return value as string | number;
-}
-
 /** `"title" TEXT`, or for a ref `"assignee" INTEGER REFERENCES "system.User"(id) ON DELETE SET NULL`. */
 export function columnDefinition(field: FieldDef, targetTable: (modelKey: string) => string): string {
   let sql = `${quoteIdent(field.column)} ${columnSqlType(field.type)}`;
@@ -64,7 +56,10 @@ export interface IndexSpec {
   columns: string[];
 }
 
-/** Unique fields get a unique index; ref fields and `indexes` entries get a plain one. */
+/**
+ * Unique fields get a unique index; ref fields, file fields (a download looks up the records holding
+ * a file by its id) and `indexes` entries get a plain one.
+ */
 export function wantedIndexes(model: ModelDef): IndexSpec[] {
   const wanted = new Map<string, IndexSpec>();
   const add = (unique: boolean, columns: string[]): void => {
@@ -72,7 +67,7 @@ export function wantedIndexes(model: ModelDef): IndexSpec[] {
     if (!wanted.has(name)) wanted.set(name, { name, unique, columns });
   };
   for (const field of model.fields.values()) if (field.unique) add(true, [field.column]);
-  for (const field of model.fields.values()) if (field.type === 'ref' && !field.unique) add(false, [field.column]);
+  for (const field of model.fields.values()) if ((field.type === 'ref' || field.type === 'file') && !field.unique) add(false, [field.column]);
   for (const names of model.indexes) add(false, names.map((name) => model.fields.get(name)?.column ?? name));
   return [...wanted.values()];
 }

@@ -42,8 +42,11 @@ export interface RawApp {
 }
 
 export interface WorkspaceFile {
+  $schema?: string;
+  /** A comment for people; the server ignores it. */
+  _notes?: string | string[];
   name?: string;
-  limits?: Partial<WorkspaceLimits> & { maxStreamEvents?: number; cacheEntries?: number; requestsPerMinute?: number };
+  limits?: Partial<WorkspaceLimits> & { maxStreamEvents?: number; cacheEntries?: number; cacheBytes?: number; requestsPerMinute?: number };
   apps?: Record<string, RawApp>;
 }
 
@@ -122,7 +125,7 @@ export interface Workspace {
   name: string;
   /** Absolute path of the workspace file, or null for an in-memory workspace. */
   file: string | null;
-  limits: WorkspaceLimits & { maxStreamEvents: number; cacheEntries: number; requestsPerMinute: number };
+  limits: WorkspaceLimits & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number };
   apps: Map<string, AppDef>;
   models: Map<string, ModelDef>;
   collections: Map<string, CollectionDef>;

@@ -5,8 +5,9 @@
 import type { JSX } from 'react';
 import { EnvelopeViewer } from '../../features/envelope-viewer/EnvelopeViewer.tsx';
 import { QueryEditorPane } from '../../features/query-editor/QueryEditorPane.tsx';
+import { ReproduceLocallyButton } from '../ReproduceLocallyButton.tsx';
 import { SplitPane } from '../SplitPane.tsx';
 
 export function QueryView(): JSX.Element {
-  return <SplitPane left={<QueryEditorPane />} right={<EnvelopeViewer />} />;
+  return <SplitPane left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />} right={<EnvelopeViewer />} />;
 }

@@ -21,6 +21,7 @@ export function ConnectionItem(props: {
   const state = status.isPending ? 'checking' : status.isError ? 'unreachable' : 'reachable';
   const user = status.data?.user?.username ?? (connection.signedIn ? connection.user?.username : undefined);
   const remote = connection.kind === 'remote';
+  const local = connection.kind === 'local';
 
   return (
     <li className={`conn${props.inUse ? ' is-active' : ''}`} data-testid="connection" data-connection-id={connection.id} aria-label={connection.name}>
@@ -46,7 +47,15 @@ export function ConnectionItem(props: {
           {props.workspaceLabel && <span className="conn-url">{props.workspaceLabel}</span>}
         </span>
       </button>
-      {!remote && (
+      {local && (
+        <div className="conn-actions">
+          {/* A copy made by "Reproduce locally": its server runs until the console's stops. */}
+          <button type="button" className="link link-danger" onClick={props.onDelete}>
+            Delete
+          </button>
+        </div>
+      )}
+      {connection.kind === 'embedded' && (
         <div className="conn-actions">
           {/* Signing in as another user (agent, viewer) shows what that user may do. */}
           <button type="button" className="link" onClick={props.onSignIn}>

@@ -2,7 +2,7 @@
  * The center column: tab bar, toolbar (connection, templates, format, diagnostics level, run) and
  * the editor. It also hands each tab's schema to Monaco from its connection's describe.
  */
-import { useEffect, useRef, type JSX } from 'react';
+import { useEffect, useRef, type JSX, type ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import type { monaco } from '../../monaco/monaco.ts';
@@ -16,7 +16,8 @@ import { useTabDescribes } from '../../state/use-describes.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
 
-export function QueryEditorPane(): JSX.Element {
+/** `toolbarExtra`: actions the app adds to the toolbar ("Reproduce locally"). */
+export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.Element {
   const { tabs, connections, results, run, cancel, workbench } = useServices();
   const tabState = useStore(tabs);
   const connState = useStore(connections);
@@ -111,6 +112,7 @@ export function QueryEditorPane(): JSX.Element {
             <option value={2}>SQL: statements</option>
           </select>
         </label>
+        {props.toolbarExtra}
         <span className="toolbar-spacer" />
         {activeConnection && <DeploymentBadge deployment={activeConnection.deployment} readOnly={activeConnection.readOnly} testId="run-target" />}
         {running && (

@@ -9,7 +9,7 @@ import { JoinSet } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { resolvePath } from '../../query/paths.ts';
 import type { ModelReach } from '../../query/reach.ts';
-import { fromSql } from './records.ts';
+import { fromStored } from '../../workspace/field-codec.ts';
 import { compileWhere } from './where.ts';
 
 const NUMERIC = new Set(['integer', 'number', 'ref']);
@@ -52,7 +52,7 @@ export function groupBy(ctx: RequestContext, reach: ModelReach, meta: ParsedMeta
   const filtered = ctx.sql.get(`SELECT count(*) AS n FROM (SELECT 1 ${from.sql} ${where.sql} GROUP BY ${groupSql})`, params)?.n as number;
   const payload = rows.map((row) => {
     const record: JsonObject = {};
-    for (const group of groups) record[group.path] = fromSql(group.resolved.field, row[group.alias]);
+    for (const group of groups) record[group.path] = fromStored(group.resolved.field.type, row[group.alias]);
     record.count = row.c as number;
     for (const aggregate of aggregates) record[aggregate.name] = (row[aggregate.alias] as number | null) ?? null;
     return record;
@@ -74,5 +74,9 @@ function groupOrdering(
     if (!alias) fail('unknown_field', `A grouped retrieve orders by grouped fields, count or aggregate names; "${name}" is none of them`, { field: name, path: ['ordering', index] });
     return `${alias} ${descending ? 'DESC' : 'ASC'}`;
   });
+  // Groups that tie on the ordering (the same count) are then ordered by their keys, as records are by
+  // id, so that pages of groups are stable.
+  const used = new Set(terms.map((term) => term.split(' ')[0]));
+  for (const group of groups) if (!used.has(group.alias)) terms.push(`${group.alias} ASC`);
   return `ORDER BY ${terms.join(', ')}`;
 }

@@ -4,38 +4,38 @@
  * already tell the total, and one statement per nested level.
  */
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
-import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
+import { extrasOfHit } from '../../cache/answer-cache.ts';
+import { cacheKeyOf } from '../../cache/cache-key.ts';
+import type { FileSlot, ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row } from '../../db/sql-session.ts';
 import { fail, invalidRequest, type ErrorPath } from '../../errors.ts';
 import { JoinSet, rootFrom } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
-import { cacheKeyOf, paging } from '../../query/paging.ts';
+import { paging } from '../../query/paging.ts';
 import { compileOrdering } from '../../query/ordering.ts';
 import { fieldOf } from '../../query/paths.ts';
 import { ModelReach } from '../../query/reach.ts';
 import { buildSelection, enterSelection, type Selection } from '../../query/selection.ts';
 import type { ModelDef } from '../../workspace/types.ts';
+import { protectedFileSlots, signFilesAfresh } from './cached-files.ts';
 import { groupBy } from './group-by.ts';
 import { selectList, toRecords } from './records.ts';
 import { compileWhere, omittedFields } from './where.ts';
 
 export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const cacheKey = meta.cache ? cacheKeyOf(ctx, meta, data) : null;
-  if (cacheKey) {
-    const hit = ctx.state.cache.get(cacheKey);
-    if (hit) {
-      const { draw: _stored, ...extras } = hit.extras;
-      return { payload: hit.payload, extras: { ...extras, ...(meta.draw !== undefined ? { draw: meta.draw } : {}), cached: true } };
-    }
+  const cached = meta.cache ? ctx.state.cache.open(ctx, cacheKeyOf(ctx, meta, data)) : null;
+  if (cached?.hit) {
+    const { payload, files } = cached.hit;
+    if (files) signFilesAfresh(ctx, payload, files);
+    return { payload, extras: extrasOfHit(cached.hit, meta.draw) };
   }
   const { limit, offset, notices } = paging(ctx, meta);
   let output: ProcessorOutput;
   // Every model the answer depends on (selection, filter, exclude, ordering, grouping, aggregates):
   // each was entered with the caller's permission, and a change to any of them invalidates the entry.
   const reach = new ModelReach(ctx, model, scopes);
-  // Signed URLs expire: an answer holding protected files is never served from the cache.
-  let cacheable = true;
+  let files: FileSlot[] = [];
   if (meta.groupBy) {
     output = groupBy(ctx, reach, meta, scopes, limit, offset);
   } else {
@@ -56,13 +56,13 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
       : (ctx.sql.get(`SELECT count(*) AS n ${countFrom.sql} ${where.sql}`, [...countFrom.params, ...where.params])?.n as number);
     const records = toRecords(ctx, selection, rows, true);
     output = { payload: records, extras: { filtered, display: records.length } };
-    cacheable = !readsProtectedFiles(selection);
+    if (cached) files = protectedFileSlots(selection, records);
   }
   const extras: Extras = { ...output.extras, limit, offset };
   if (meta.draw !== undefined) extras.draw = meta.draw;
   if (notices.length > 0) extras.notices = notices;
-  if (cacheKey) {
-    if (cacheable) ctx.state.cache.set(cacheKey, reach.models, { payload: output.payload, extras });
+  if (cached) {
+    cached.keep(reach.models, files.length > 0 ? { payload: output.payload, extras, files } : { payload: output.payload, extras });
     extras.cached = false;
   }
   return { payload: output.payload, extras };
@@ -148,13 +148,3 @@ export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<Pa
   }
   return buildSelection(ctx.state.ws, model, data, [], omit);
 }
-
-
-function readsProtectedFiles(selection: Selection): boolean {
-  return (
-    selection.columns.some((field) => field.type === 'file' && field.protected) ||
-    selection.refs.some((ref) => readsProtectedFiles(ref.selection)) ||
-    selection.reverse.some((rev) => readsProtectedFiles(rev.selection))
-  );
-}
-

@@ -11,6 +11,7 @@ import { quote } from '../../query/paths.ts';
 import { compileOrdering } from '../../query/ordering.ts';
 import { ModelReach, readGrant } from '../../query/reach.ts';
 import type { Selection } from '../../query/selection.ts';
+import { fromStored } from '../../workspace/field-codec.ts';
 import type { FieldDef } from '../../workspace/types.ts';
 import { compileWhere } from './where.ts';
 
@@ -47,7 +48,7 @@ export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]
       ? (rows as JsonObject[])
       : rows.map((row) => {
           const record: JsonObject = {};
-          for (const field of selection.columns) record[field.name] = fromSql(field, row[field.column]);
+          for (const field of selection.columns) record[field.name] = fromStored(field.type, row[field.column]);
           return record;
         });
   if (records.length === 0) return records;
@@ -118,18 +119,6 @@ function readNested(
   const rows = ctx.sql.all(`SELECT ${selectList(selection)}${parent} ${from.sql} ${whereSql} ${order}`, params);
   // Rows with a parent column are not records as they are; and their parent ids are read afterwards.
   return { rows, records: toRecords(ctx, selection, rows, !parentColumn) };
-}
-
-export function fromSql(field: FieldDef, value: unknown): JsonValue {
-  if (value === null || value === undefined) return null;
-  switch (field.type) {
-    case 'boolean':
-      return value !== 0;
-    case 'json':
-      return JSON.parse(value as string) as JsonValue;
-    default:
-      return value as JsonValue;
-  }
 }
 
 function unique(values: JsonValue[]): JsonValue[] {

@@ -6,7 +6,7 @@ import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
 import { fail, jqlError, JqlFailure } from '../../errors.ts';
 import type { UploadedFile } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
-import { isPlainObject } from '../../query/normalize.ts';
+import { toStored, valueProblem } from '../../workspace/field-codec.ts';
 import type { FieldDef, ModelDef } from '../../workspace/types.ts';
 
 export interface CheckedValues {
@@ -17,9 +17,6 @@ export interface CheckedValues {
   /** Reference fields given a non-null id, to check that the target exists. */
   refs: Array<{ field: FieldDef; id: number }>;
 }
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 /**
  * `uploads` maps file fields to the ids of files uploaded with this request (`resolveUploads`): the
@@ -56,7 +53,7 @@ export function checkValues(
     }
     if (!given) {
       if (mode === 'update') continue;
-      if (field.default !== undefined) out.columns.set(field.column, toSql(field, field.default));
+      if (field.default !== undefined) out.columns.set(field.column, toStored(field.type, field.default));
       else if (field.required) errors.push(invalid(field, 'is required'));
       continue;
     }
@@ -71,7 +68,7 @@ export function checkValues(
       continue;
     }
     if (field.type === 'ref' && typeof value === 'number') out.refs.push({ field, id: value });
-    out.columns.set(field.column, toSql(field, value));
+    out.columns.set(field.column, toStored(field.type, value));
   }
   if (errors.length > 0) throw new JqlFailure(errors);
   return out;
@@ -107,16 +104,15 @@ function invalid(field: FieldDef, problem: string): JqlError {
   return jqlError('validation_error', `${field.name} ${problem}`, { field: field.name, path: [field.name] });
 }
 
-/** Why `value` does not fit `field`, or null when it does. */
+/** Why `value` does not fit `field`, or null when it does (the type rule is the field codec's). */
 export function problemWith(field: FieldDef, value: JsonValue): string | null {
   if (value === null) {
     return field.nullable ? null : field.required || field.strictRequired ? 'is required' : 'may not be null';
   }
-  if (field.type === 'file') return 'takes a file: upload it with PUT /jql (multipart)';
-  const typeProblem = typeProblemWith(field, value);
-  if (typeProblem) return typeProblem;
+  const expected = valueProblem(field.type, value);
+  if (expected) return field.type === 'file' ? `takes ${expected}` : `must be ${expected}`;
   if (field.strictRequired && value === '') return 'is required';
-  if (field.choices && !field.choices.some((choice) => sameValue(choice, value))) {
+  if (field.choices && !field.choices.some((choice) => sameValue(field, choice, value))) {
     return `must be one of ${field.choices.map((c) => JSON.stringify(c)).join(', ')}`;
   }
   if (field.maxLength !== undefined && typeof value === 'string' && [...value].length > field.maxLength) {
@@ -129,44 +125,7 @@ export function problemWith(field: FieldDef, value: JsonValue): string | null {
   return null;
 }
 
-function typeProblemWith(field: FieldDef, value: JsonValue): string | null {
-  switch (field.type) {
-    case 'string':
-    case 'text':
-      return typeof value === 'string' ? null : 'must be a string';
-    case 'integer':
-      return Number.isSafeInteger(value) ? null : 'must be an integer';
-    case 'ref':
-      return Number.isSafeInteger(value) ? null : `must be the integer id of a ${field.to}`;
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
-    case 'boolean':
-      return typeof value === 'boolean' ? null : 'must be true or false';
-    case 'date':
-      return typeof value === 'string' && DATE.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'must be a date (YYYY-MM-DD)';
-    case 'datetime':
-      return typeof value === 'string' && DATETIME.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'must be an ISO-8601 date and time';
-    default:
-      return null;
-  }
-}
-
-function sameValue(a: JsonValue, b: JsonValue): boolean {
-  return a === b || (isPlainObject(a) || Array.isArray(a) ? JSON.stringify(a) === JSON.stringify(b) : false);
-}
-
-/** JSON value -> SQLite value for a field that has passed `problemWith`. */
-export function toSql(field: FieldDef, value: JsonValue): SqlParam {
-  if (value === null) return null;
-  switch (field.type) {
-    case 'boolean':
-      return value ? 1 : 0;
-    case 'json':
-      return JSON.stringify(value);
-    case 'datetime':
-      // Stored in UTC so that text comparison orders correctly.
-      return new Date(value as string).toISOString();
-    default:
-      return value as SqlParam;
-  }
+/** Choices compare as stored: `10:00+02:00` is the choice `08:00Z`, and json choices by their text. */
+function sameValue(field: FieldDef, choice: JsonValue, value: JsonValue): boolean {
+  return choice === value || toStored(field.type, choice) === toStored(field.type, value);
 }

@@ -10,7 +10,7 @@ import type { ParsedMeta } from '../../query/meta.ts';
 import { quote } from '../../query/paths.ts';
 import { buildSelection } from '../../query/selection.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
-import type { ModelDef, Workspace } from '../../workspace/types.ts';
+import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
@@ -61,16 +61,12 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
-  // ON DELETE SET NULL changed the rows that referenced it: answers about those models are stale too.
-  for (const key of nulledBy(ctx.state.ws, model)) ctx.state.cache.invalidate(key);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
 }
 
 async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
-  ctx.state.cache.invalidate(model.key);
   const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
   const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null, ['__meta__', 'return']);
   await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
@@ -91,18 +87,6 @@ function ensureInScope(ctx: RequestContext, model: ModelDef, id: number, scopes:
   }
 }
 
-const nulledModels = new WeakMap<ModelDef, string[]>();
-
-/** The models whose nullable references to `model` a delete sets to NULL (workspace/schema-sql.ts). */
-function nulledBy(ws: Workspace, model: ModelDef): string[] {
-  let keys = nulledModels.get(model);
-  if (!keys) {
-    keys = [...ws.models.values()].filter((other) => [...other.fields.values()].some((f) => f.type === 'ref' && f.to === model.key && f.nullable)).map((other) => other.key);
-    nulledModels.set(model, keys);
-  }
-  return keys;
-}
-
 /** Only an admin may set `roles` or `is_active` on users (PROTOCOL.md 5). */
 function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<string, JsonValue>): void {
   if (model.key !== 'system.User' || ctx.user?.roles.includes('admin')) return;
@@ -115,7 +99,7 @@ function fileIds(uploads: Map<string, UploadedFile>): Map<string, string> {
   return new Map([...uploads].map(([field, file]) => [field, file.id]));
 }
 
-async function hashPasswords(checked: CheckedValues): Promise<void> {
+export async function hashPasswords(checked: CheckedValues): Promise<void> {
   for (const [column, plain] of checked.passwords) checked.columns.set(column, await hashPassword(plain));
 }
 
@@ -129,7 +113,7 @@ function checkRefs(ctx: RequestContext, checked: CheckedValues): void {
 }
 
 /** Runs a write, turning SQLite constraint failures into coded errors. */
-function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
+export function runWrite(ctx: RequestContext, model: ModelDef, sql: string, params: SqlParam[]): { lastInsertRowid: number | bigint } {
   try {
     return ctx.sql.run(sql, params);
   } catch (error) {

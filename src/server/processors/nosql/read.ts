@@ -1,11 +1,13 @@
 // The read intents of a collection: retrieve (paging, caching), retrieveOne and count (PROTOCOL.md 2.1,
 // 2.3, 6). A retrieve costs one page query, plus a count when the page does not tell the total.
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
+import { extrasOfHit } from '../../cache/answer-cache.ts';
+import { cacheKeyOf } from '../../cache/cache-key.ts';
 import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
 import { fail, invalidRequest } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
-import { cacheKeyOf, paging } from '../../query/paging.ts';
+import { paging } from '../../query/paging.ts';
 import { scopeReads } from '../../query/reach.ts';
 import type { CollectionDef } from '../../workspace/types.ts';
 import { compileOrdering } from './ordering.ts';
@@ -17,15 +19,8 @@ const FROM = `FROM ${DOCUMENTS_TABLE} AS d`;
 
 export function retrieve(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(collection.permissions, 'retrieve', ctx.user, collection.key);
-  const cacheKey = meta.cache ? cacheKeyOf(ctx, meta, data) : null;
-  if (cacheKey) {
-    const hit = ctx.state.cache.get(cacheKey);
-    if (hit) {
-      // `draw` is not part of the key: echo this request's, not the one that filled the entry.
-      const { draw: _cachedDraw, ...extras } = hit.extras;
-      return { payload: hit.payload, extras: meta.draw === undefined ? { ...extras, cached: true } : { ...extras, draw: meta.draw, cached: true } };
-    }
-  }
+  const cached = meta.cache ? ctx.state.cache.open(ctx, cacheKeyOf(ctx, meta, data)) : null;
+  if (cached?.hit) return { payload: cached.hit.payload, extras: extrasOfHit(cached.hit, meta.draw) };
   const { limit, offset, notices } = paging(ctx, meta);
   const selection = selectionOf(data, meta.exclude, []);
   const where = compileWhere(collection.key, { ...meta, scopes });
@@ -39,9 +34,9 @@ export function retrieve(ctx: RequestContext, collection: CollectionDef, meta: P
   const extras: Extras = { filtered, display: records.length, limit, offset };
   if (meta.draw !== undefined) extras.draw = meta.draw;
   if (notices.length > 0) extras.notices = notices;
-  if (cacheKey) {
+  if (cached) {
     // A collection has no references: its scope is all it reads besides itself.
-    ctx.state.cache.set(cacheKey, [collection.key, ...scopeReads(ctx, scopes)], { payload: records, extras });
+    cached.keep([collection.key, ...scopeReads(ctx, scopes)], { payload: records, extras });
     extras.cached = false;
   }
   return { payload: records, extras };

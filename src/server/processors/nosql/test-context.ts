@@ -2,7 +2,8 @@
 // (`chat.Message`), an access stub that allows, denies or scopes, and recorders for mutations.
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { AccessControl, AuthUser, MutationSink, ProcessorOutput, RequestContext, Scopes, ServerState } from '../../context.ts';
-import { ResultCache } from '../../cache/result-cache.ts';
+import { AnswerCache } from '../../cache/answer-cache.ts';
+import { installChangeCapture } from '../../cache/change-capture.ts';
 import { Database } from '../../db/database.ts';
 import { SqlSession, untracked, type SqlRunner } from '../../db/sql-session.ts';
 import { fail, JqlFailure } from '../../errors.ts';
@@ -22,7 +23,6 @@ export interface Harness {
   state: ServerState;
   events: Array<Parameters<MutationSink['record']>[1]>;
   checks: string[];
-  invalidated: string[];
   /** Sets the access rule per intent (`*` for every intent). */
   access: Map<string, AccessRule>;
   /** Runs one query; `meta` is `__meta__` without schema/namespace unless given. */
@@ -34,20 +34,22 @@ export interface Harness {
 
 export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit: number } } = {}): Harness {
   const db = new Database(':memory:');
-  db.setup((connection) => ensureNosqlTables(connection));
   const statements = db.read((cache) => cache);
   const collection: CollectionDef = { key: NAMESPACE, app: 'chat', name: 'Message', permissions: null };
   const ws: Workspace = {
     name: 'test',
     file: null,
-    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, requestsPerMinute: 0, ...options.limits },
+    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, cacheBytes: 1 << 20, requestsPerMinute: 0, ...options.limits },
     apps: new Map([['chat', { name: 'chat', models: new Map(), collections: new Map([['Message', collection]]) }]]),
     models: new Map(),
     collections: new Map([[NAMESPACE, collection]]),
   };
+  db.setup((connection) => {
+    ensureNosqlTables(connection);
+    installChangeCapture(connection, ws);
+  });
   const events: Harness['events'] = [];
   const checks: string[] = [];
-  const invalidated: string[] = [];
   const access = new Map<string, AccessRule>();
   const decide = (intent: string): AccessRule => access.get(intent) ?? access.get('*') ?? { scopes: null };
   const control: AccessControl = {
@@ -65,7 +67,6 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
       return 'deny' in rule ? { allowed: false, scopes: null } : { allowed: true, scopes: rule.scopes };
     },
   };
-  const cache = new ResultCache(100);
   const state: ServerState = {
     ws,
     db,
@@ -73,7 +74,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     basePath: '',
     version: 'test',
     access: control,
-    files: { describe: () => new Map(), attach: () => undefined },
+    files: { describe: () => new Map(), attach: () => undefined, signedUrl: () => fail('internal_error', 'Not used by collections') },
     fileStore: {} as ServerState['fileStore'],
     mutations: { record: (_sql, event) => events.push(event) },
     hooks: { has: () => false, run: async () => undefined },
@@ -81,14 +82,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     controllers: new Map(),
     dispatch: async () => fail('internal_error', 'Not used by collections'),
     secret: new Uint8Array(32),
-    cache: {
-      get: (key) => cache.get(key),
-      set: (key, models, value) => cache.set(key, models, value),
-      invalidate: (model) => {
-        invalidated.push(model);
-        cache.invalidate(model);
-      },
-    },
+    cache: new AnswerCache(db, { maxEntries: 100, maxBytes: 1 << 20 }),
   };
   const harness: Harness = {
     db,
@@ -96,7 +90,6 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     state,
     events,
     checks,
-    invalidated,
     access,
     user: { id: 7, username: 'ann', roles: [], isActive: true },
     async run(meta, data = {}) {

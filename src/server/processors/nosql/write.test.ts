@@ -20,7 +20,6 @@ describe('create', () => {
     expect(JSON.parse(stored(1)?.body as string)).toEqual(document);
     expect(stored(1)?.collection).toBe(NAMESPACE);
     expect(h.events).toEqual([{ kind: 'created', namespace: NAMESPACE, schema: 'nosql', id: 1 }]);
-    expect(h.invalidated).toEqual([NAMESPACE]);
     expect(h.checks).toEqual(['create']);
     // camelCase keys stay camelCase when read back and when filtered on.
     const { payload } = await h.run({ intent: 'retrieve', filter: { 'authorInfo.displayName': 'Ann' } });

@@ -48,7 +48,6 @@ export function remove(ctx: RequestContext, collection: CollectionDef, meta: Par
     const id = readOne(ctx, collection, meta, scopes).id as number;
     ctx.sql.run(`DELETE FROM ${DOCUMENTS_TABLE} WHERE id = ?`, [id]);
     ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: collection.key, schema: 'nosql', id });
-    ctx.state.cache.invalidate(collection.key);
     return { payload: { id }, message: `Deleted ${collection.key} ${id}`, extras: {} };
   });
 }
@@ -61,7 +60,6 @@ function finish(
   kind: 'created' | 'updated',
 ): ProcessorOutput {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: collection.key, schema: 'nosql', id: row.id });
-  ctx.state.cache.invalidate(collection.key);
   // Built from what was just written: no read-back statement is needed.
   const record = toRecord(row, selectionOf(meta.return, undefined, ['__meta__', 'return']));
   return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${collection.key} ${row.id}`, extras: {} };

@@ -1,0 +1,134 @@
+/**
+ * Fetches sets of records in as few requests as the source allows: every read of a level goes into
+ * one multi-query (PROTOCOL.md 7), as many subqueries per request as the source takes, each asking
+ * for a page of its source's maximum size in `id` order; the reads whose records did not fit come
+ * back in the next request with the next offset. So a level costs one request, plus one per extra
+ * page of its largest read, however many records it holds. An answer too large for the source
+ * (413) is asked again in halves.
+ */
+import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
+import { isPlainObject } from '../query/normalize.ts';
+import { RemoteError, type RemoteServer } from './remote-server.ts';
+
+/** One read: the records of a model or collection matching a filter. */
+export interface FetchSpec {
+  namespace: string;
+  schema: 'model' | 'nosql';
+  filter?: Record<string, JsonValue>;
+  exclude?: Record<string, JsonValue>;
+  search?: string;
+  /** How a failure is named in the manifest ("tickets.Document (documents of tickets.Ticket)"). */
+  label: string;
+  /** One of the query's own reads (its failure fails the clone). */
+  root?: boolean;
+}
+
+export interface FetchFailure {
+  spec: FetchSpec;
+  code: string;
+  message: string;
+}
+
+export interface BatchOptions {
+  /** The source's maximum `limit`. */
+  pageSize: number;
+  /** Subqueries per request (the source's `maxQueriesPerRequest`, capped). */
+  perRequest: number;
+  /**
+   * Hears each page as it arrives, with the read's total (`filtered`) on its first page; answers
+   * false to stop asking for more pages of any read (the record cap was reached).
+   */
+  onPage(spec: FetchSpec, records: JsonObject[], total: number | null): boolean;
+}
+
+interface Pending {
+  spec: FetchSpec;
+  offset: number;
+  limit: number;
+  /** The highest id of the pages so far: pages in `id` order must pass it, or the read stops. */
+  lastId: number;
+}
+
+export async function fetchBatches(remote: RemoteServer, specs: readonly FetchSpec[], options: BatchOptions): Promise<FetchFailure[]> {
+  const failures: FetchFailure[] = [];
+  let queue: Pending[] = specs.map((spec) => ({ spec, offset: 0, limit: options.pageSize, lastId: 0 }));
+  let proceed = true;
+  while (queue.length > 0 && proceed) {
+    const batch = queue.slice(0, options.perRequest);
+    const rest = queue.slice(options.perRequest);
+    const answers = await ask(remote, batch);
+    const next: Pending[] = [];
+    for (const [i, pending] of batch.entries()) {
+      const answer = answers[i] as SubAnswer;
+      if (answer.kind === 'too_large') {
+        if (pending.limit === 1) failures.push({ spec: pending.spec, code: 'payload_too_large', message: answer.message });
+        else next.push({ ...pending, limit: Math.ceil(pending.limit / 2) });
+        continue;
+      }
+      if (answer.kind === 'error') {
+        failures.push({ spec: pending.spec, code: answer.code, message: answer.message });
+        continue;
+      }
+      const records = answer.records;
+      proceed = options.onPage(pending.spec, records, pending.offset === 0 ? answer.total : null) && proceed;
+      const offset = pending.offset + records.length;
+      const lastId = Math.max(0, ...records.map((record) => record.id as number));
+      // A source that does not page as asked (the same records again) would otherwise loop forever.
+      const moved = lastId > pending.lastId;
+      const more = answer.total !== null ? offset < answer.total : records.length >= pending.limit;
+      if (records.length > 0 && moved && more) next.push({ ...pending, offset, lastId });
+    }
+    queue = [...next, ...rest];
+  }
+  return failures;
+}
+
+type SubAnswer = { kind: 'records'; records: JsonObject[]; total: number | null } | { kind: 'error'; code: string; message: string } | { kind: 'too_large'; message: string };
+
+/** One request for the batch; a whole answer too large is split in two requests. */
+async function ask(remote: RemoteServer, batch: Pending[]): Promise<SubAnswer[]> {
+  const document: Record<string, JsonValue> = {};
+  batch.forEach((pending, i) => {
+    document[`q${i}`] = subquery(pending);
+  });
+  const answer = await remote.post(document).catch((error: unknown) => {
+    if (error instanceof RemoteError && error.status === 413) return null;
+    throw error;
+  });
+  const tooLarge = answer === null || (answer.errors?.[0]?.code === 'payload_too_large' && !isPlainObject(answer.payload));
+  if (tooLarge) {
+    if (batch.length === 1) return [{ kind: 'too_large', message: 'The source refused to answer even one page of this read: it is larger than its answer limit' }];
+    const half = Math.ceil(batch.length / 2);
+    return [...(await ask(remote, batch.slice(0, half))), ...(await ask(remote, batch.slice(half)))];
+  }
+  if (answer.errors && answer.errors.length > 0 && !isPlainObject(answer.payload)) {
+    const first = answer.errors[0]!;
+    throw new RemoteError(answer.status, first.code, `The source refused the clone's multi-query: ${first.code}: ${first.message}`);
+  }
+  const payload = isPlainObject(answer.payload) ? answer.payload : {};
+  return batch.map((pending, i) => readSubAnswer(payload[`q${i}`], pending));
+}
+
+function subquery({ spec, offset, limit }: Pending): JsonObject {
+  const meta: JsonObject = { namespace: spec.namespace, intent: 'retrieve', schema: spec.schema, ordering: ['id'], limit, offset };
+  if (spec.filter) meta.filter = spec.filter;
+  if (spec.exclude) meta.exclude = spec.exclude;
+  if (spec.search !== undefined) meta.search = { value: spec.search };
+  return { __meta__: meta };
+}
+
+function readSubAnswer(raw: JsonValue | undefined, pending: Pending): SubAnswer {
+  if (!isPlainObject(raw)) return { kind: 'error', code: 'invalid_answer', message: `The source's answer has no entry for ${pending.spec.label}` };
+  const errors = Array.isArray(raw.errors) ? raw.errors : [];
+  if (errors.length > 0) {
+    const first = isPlainObject(errors[0]) ? errors[0] : {};
+    const code = typeof first.code === 'string' ? first.code : 'internal_error';
+    const message = typeof first.message === 'string' ? first.message : 'The source gave no message';
+    return code === 'payload_too_large' ? { kind: 'too_large', message } : { kind: 'error', code, message };
+  }
+  if (!Array.isArray(raw.data)) return { kind: 'error', code: 'invalid_answer', message: `The source answered ${pending.spec.label} without a list of records` };
+  const records = raw.data.filter((record): record is JsonObject => isPlainObject(record) && Number.isSafeInteger(record.id) && (record.id as number) > 0);
+  const extras = isPlainObject(raw.extras) ? raw.extras : {};
+  const total = Number.isSafeInteger(extras.filtered) ? (extras.filtered as number) : null;
+  return { kind: 'records', records, total };
+}

@@ -1,0 +1,120 @@
+/**
+ * "Reproduce locally" as a job the console polls: a clone of the remote tab's query into a new data
+ * directory under `root`, with its progress, a cancel, and at the end a server for the copy (started
+ * by `serve`, the embedded server's own start) that the console adds as a `local` connection. Used by
+ * the browser-mode route (clone-route.ts) and by Electron main; both reach it only as the local admin.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { CLONE_WORKSPACE_FILE, DEFAULT_MAX_RECORDS, type CloneConnection, type CloneJobStatus, type CloneProgress, type CloneRequest } from '../../shared/clone.ts';
+import { cloneRemote } from './clone-remote.ts';
+import { CloneCancelledError, RemoteServer } from './remote-server.ts';
+
+/** Starts a server on the copy: 127.0.0.1, a free port, signed in as its local admin. */
+export type ServeCopy = (options: { workspace: string; dataDir: string; cors: string[] }) => Promise<{ url: string; localAdminToken?: string; close(): Promise<void> }>;
+
+export interface CloneJobsOptions {
+  /** Folder that receives one data directory per copy. */
+  root: string;
+  serve: ServeCopy;
+}
+
+interface Job {
+  status: CloneJobStatus;
+  controller: AbortController;
+}
+
+/** Clones running at once; more is refused (each holds its records in memory while it runs). */
+const MAX_RUNNING = 2;
+
+export class CloneJobError extends Error {
+  override readonly name = 'CloneJobError';
+}
+
+export class CloneJobs {
+  private readonly jobs = new Map<string, Job>();
+  private readonly servers: Array<{ close(): Promise<void> }> = [];
+  private readonly options: CloneJobsOptions;
+  private closed = false;
+
+  constructor(options: CloneJobsOptions) {
+    this.options = options;
+  }
+
+  /** Starts a clone; `cors` are the origins that may call the copy's server (the console page's). */
+  start(request: CloneRequest, cors: string[] = []): string {
+    if (this.closed) throw new CloneJobError('The server is stopping');
+    checkRequest(request);
+    if ([...this.jobs.values()].filter((job) => job.status.state === 'running').length >= MAX_RUNNING) {
+      throw new CloneJobError(`${MAX_RUNNING} copies are being made already; wait for one to finish`);
+    }
+    const id = randomBytes(9).toString('base64url');
+    const controller = new AbortController();
+    const progress: CloneProgress = { phase: 'schema', level: 0, requests: 0, models: [] };
+    const job: Job = { status: { state: 'running', progress }, controller };
+    this.jobs.set(id, job);
+    void this.run(job, request, cors, id);
+    return id;
+  }
+
+  status(id: string): CloneJobStatus | null {
+    return this.jobs.get(id)?.status ?? null;
+  }
+
+  cancel(id: string): CloneJobStatus | null {
+    const job = this.jobs.get(id);
+    if (!job) return null;
+    job.controller.abort();
+    return job.status;
+  }
+
+  /** Cancels running clones and stops the copies' servers (the console's server is stopping). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) job.controller.abort();
+    await Promise.all(this.servers.splice(0).map((server) => server.close().catch(() => undefined)));
+  }
+
+  private async run(job: Job, request: CloneRequest, cors: string[], id: string): Promise<void> {
+    const out = join(this.options.root, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
+    let progress = job.status.progress;
+    const update = (patch: Partial<CloneProgress>) => {
+      progress = { ...progress, ...patch };
+      if (job.status.state === 'running') job.status = { state: 'running', progress };
+    };
+    try {
+      const remote = new RemoteServer({ baseUrl: request.url, token: request.token, signal: job.controller.signal, onRateLimited: (ms) => update({ rateLimitedMs: ms }) });
+      const manifest = await cloneRemote({
+        remote,
+        query: request.query,
+        depth: request.depth,
+        maxRecords: request.maxRecords ?? DEFAULT_MAX_RECORDS,
+        withFiles: request.withFiles,
+        redact: request.redact,
+        out,
+        onProgress: (next) => update({ ...next, rateLimitedMs: undefined }),
+      });
+      if (job.controller.signal.aborted) throw new CloneCancelledError();
+      const server = await this.options.serve({ workspace: join(out, CLONE_WORKSPACE_FILE), dataDir: out, cors });
+      if (this.closed) {
+        await server.close();
+        throw new CloneCancelledError();
+      }
+      this.servers.push(server);
+      const connection: CloneConnection = { name: request.name, url: server.url, localAdminToken: server.localAdminToken ?? '', dataDir: out };
+      job.status = { state: 'done', progress, connection, manifest };
+    } catch (error) {
+      job.status = error instanceof CloneCancelledError ? { state: 'cancelled', progress } : { state: 'failed', progress, message: (error as Error).message };
+    }
+  }
+}
+
+function checkRequest(request: CloneRequest): void {
+  if (typeof request.url !== 'string' || request.url === '') throw new CloneJobError('"url" must be the remote connection\'s base URL');
+  if (request.token !== null && typeof request.token !== 'string') throw new CloneJobError('"token" must be a string or null');
+  if (!Number.isSafeInteger(request.depth)) throw new CloneJobError('"depth" must be a whole number');
+  if (request.maxRecords !== undefined && !Number.isSafeInteger(request.maxRecords)) throw new CloneJobError('"maxRecords" must be a whole number');
+  if (typeof request.withFiles !== 'boolean') throw new CloneJobError('"withFiles" must be true or false');
+  if (!Array.isArray(request.redact) || request.redact.some((entry) => typeof entry !== 'string')) throw new CloneJobError('"redact" must be a list of field names');
+  if (typeof request.name !== 'string' || request.name.trim() === '' || request.name.length > 200) throw new CloneJobError('"name" must name the new connection');
+}

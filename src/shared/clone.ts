@@ -1,0 +1,87 @@
+/**
+ * Reproducing a live case offline (`jql-console clone`, the console's "Reproduce locally"): what is
+ * asked, the progress the console shows while it runs, and the manifest the copy keeps in its data
+ * directory (`clone-manifest.json`). Shared by the server, Electron main and the renderer.
+ */
+import type { JsonValue } from './protocol.ts';
+
+export const CLONE_MANIFEST_FILE = 'clone-manifest.json';
+export const CLONE_WORKSPACE_FILE = 'workspace.json';
+export const DEFAULT_CLONE_DEPTH = 2;
+export const MAX_CLONE_DEPTH = 10;
+export const DEFAULT_MAX_RECORDS = 10_000;
+
+/** What the console asks its server (or main) to reproduce. The token is the remote connection's. */
+export interface CloneRequest {
+  /** The remote connection's base URL. */
+  url: string;
+  /** The remote connection's bearer token, or null to read as anonymous. */
+  token: string | null;
+  /** The query document (the tab's text, parsed). */
+  query: JsonValue;
+  depth: number;
+  maxRecords?: number;
+  withFiles: boolean;
+  redact: string[];
+  /** Names the new local connection ("Local copy of Production"). */
+  name: string;
+}
+
+export interface CloneModelCount {
+  namespace: string;
+  fetched: number;
+  total: number;
+}
+
+export interface CloneProgress {
+  phase: 'schema' | 'records' | 'files' | 'writing' | 'done';
+  /** The relation level being fetched (0: the query's own records). */
+  level: number;
+  requests: number;
+  models: CloneModelCount[];
+  files?: { done: number; total: number };
+  /** Set while the source's 429 is being waited out. */
+  rateLimitedMs?: number;
+}
+
+/** A local connection to the copy, served by a server the console's own server (or main) started. */
+export interface CloneConnection {
+  name: string;
+  url: string;
+  /** The copy's local admin token, for the new connection (the copy's data are the user's own). */
+  localAdminToken: string;
+  dataDir: string;
+}
+
+export type CloneJobStatus =
+  | { state: 'running'; progress: CloneProgress }
+  | { state: 'done'; progress: CloneProgress; connection: CloneConnection; manifest: CloneManifest }
+  | { state: 'failed'; progress: CloneProgress; message: string }
+  | { state: 'cancelled'; progress: CloneProgress };
+
+export interface CloneManifest {
+  format: 1;
+  source: { url: string; workspace: string; version: string | null };
+  clonedAt: string;
+  query: JsonValue;
+  depth: number;
+  maxRecords: number;
+  withFiles: boolean;
+  /** HTTP requests made to the source (describe, reads, file downloads; a login too when used). */
+  requests: number;
+  /** Relation levels fetched: the query's records, `depth` levels, then the references they still needed. */
+  levels: number;
+  /** Records written, per namespace. */
+  counts: Record<string, number>;
+  /** `app.Model.field` (or `app.Collection.key`) whose values are deterministic fakes. */
+  redacted: string[];
+  /** Fields left empty because the source never serializes them (writeOnly, hidden). */
+  emptied: Array<{ field: string; reason: string; records: number }>;
+  /** Required fields that hold a stand-in value in the copy. */
+  placeholders: Array<{ field: string; value: string; records: number }>;
+  files: { metadataOnly: number; downloaded: number; alreadyStored: number };
+  /** What could not be copied, each with why. */
+  notCopied: Array<{ what: string; reason: string }>;
+  /** The workspace's notes (controllers and hooks not copied, options left out). */
+  notes: string[];
+}
