@@ -1,8 +1,10 @@
 /**
- * e2e in Chromium against a real `jql-console serve` on a free port with a fresh data directory. The
- * browser comes from scripts/chromium (JQL_CHROMIUM, Playwright's own, a system one, or the
+ * e2e in Chromium against a real `jql-console serve --local-admin` on a free port with a fresh data
+ * directory, started by e2e/fixtures/global-setup.ts, which also opens the launch URL the server prints
+ * and keeps the cookie it sets as every context's storage state (the page never holds a credential).
+ * The browser comes from scripts/chromium (JQL_CHROMIUM, Playwright's own, a system one, or the
  * @sparticuz/chromium package), so a fresh machine needs nothing installed by hand. The port, the
- * directory and the browser are chosen once by the runner and handed to its workers through the
+ * directories and the browser are chosen once by the runner and handed to its workers through the
  * environment.
  */
 import { execFileSync } from 'node:child_process';
@@ -32,6 +34,12 @@ if (process.env.JQL_E2E_COLLECTIONS === undefined) {
   process.env.JQL_E2E_COLLECTIONS = collections;
   process.on('exit', () => rmSync(collections, { recursive: true, force: true }));
 }
+if (process.env.JQL_E2E_STATE === undefined) {
+  // The browser storage state global-setup writes: the local admin cookie of this run's server.
+  const stateDir = mkdtempSync(join(tmpdir(), 'jql-e2e-state-'));
+  process.env.JQL_E2E_STATE = join(stateDir, 'local-admin.json');
+  process.on('exit', () => rmSync(stateDir, { recursive: true, force: true }));
+}
 const port = process.env.JQL_E2E_PORT;
 const baseURL = `http://127.0.0.1:${port}`;
 
@@ -58,20 +66,14 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: 'reports/playwright.json' }]],
+  globalSetup: './e2e/fixtures/global-setup.ts',
   use: {
     baseURL,
+    storageState: process.env.JQL_E2E_STATE,
     viewport: { width: 1440, height: 860 },
     launchOptions: chromiumLaunchOptions,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: `node bin/jql-console.mjs serve --port ${port} --data ${process.env.JQL_E2E_DATA} --local-admin --collections ${process.env.JQL_E2E_COLLECTIONS}`,
-    url: `${baseURL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
-  },
 });

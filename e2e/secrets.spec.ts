@@ -13,8 +13,11 @@ test('no token in any URL the page opens, in the console log while a stream serv
   test.setTimeout(90_000);
   const server = await startServer({ corsOrigin: new URL(baseURL!).origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}` });
   try {
-    // Every token the page holds: the local admin's (the embedded server hands it to loopback pages) and each sign-in's.
-    const tokens = new Set<string>([((await (await fetch(`${baseURL}/console-config.json`)).json()) as { localAdminToken: string }).localAdminToken]);
+    // Every credential of the run: the local admin's cookie (the page never holds it; it must never be in
+    // a URL or a log either) and each sign-in's token.
+    const localAdmin = (await page.context().cookies()).find((c) => c.name === 'jql_local_admin');
+    expect(localAdmin?.httpOnly).toBe(true);
+    const tokens = new Set<string>([localAdmin!.value]);
     const urls: string[] = [];
     const logged: string[] = [];
     page.on('request', (r) => void urls.push(r.url()));

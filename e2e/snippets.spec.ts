@@ -34,6 +34,8 @@ async function shownPayload(page: Page): Promise<unknown> {
 }
 
 test('each copied curl of a signed-in request runs in bash and answers what the console showed', async ({ app, page, baseURL }) => {
+  // Signed in with a token: the local admin of browser mode is an HttpOnly cookie, no token to copy.
+  await app.signInEmbeddedAs({ username: 'admin', password: 'admin-demo' });
   await app.setQuery(QUERY);
   await app.run();
   await expect(app.status).toHaveText(/^200/);

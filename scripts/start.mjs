@@ -4,7 +4,8 @@
  * which cannot be downloaded on every machine, or no display), it says so in one sentence and opens
  * browser mode instead: it builds the console and runs `jql-console serve --local-admin` on the demo
  * workspace with the collection folders under examples/ (or the options given:
- * `npm start -- --port 9000 --workspace ws.json --collections ../qa`).
+ * `npm start -- --port 9000 --workspace ws.json --collections ../qa`), and prints the launch URL
+ * the server made for this start (the only way in as the local admin).
  * `npm start -- --browser` asks for browser mode outright. Problems are reported in one line.
  */
 import { spawn } from 'node:child_process';
@@ -72,6 +73,15 @@ export function browserServeArgs(serveArgs) {
   return ['serve', '--local-admin', ...collections, ...serveArgs];
 }
 
+/**
+ * What `npm start` adds once the server printed its launch URL (`Open http://…/?key=…`): the URL is
+ * the only way in as the local admin, and it is new at every start.
+ */
+export function launchHint(output) {
+  const match = /^Open (http\S+\?key=\S+)$/m.exec(output);
+  return match ? `Open ${match[1]} in your browser to use JQL Console as the local admin (a new link at every start; Ctrl+C stops it).` : null;
+}
+
 async function startBrowserMode(serveArgs) {
   if (!(await build())) return 1;
   const child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), ...browserServeArgs(serveArgs)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -79,12 +89,12 @@ async function startBrowserMode(serveArgs) {
   let buffered = '';
   child.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
+    if (buffered === null) return;
     buffered += chunk;
-    const match = /JQL server listening on (\S+)/.exec(buffered);
-    if (match) {
-      const origin = new URL(match[1]).origin;
-      console.log(`Open ${origin}/ in your browser to use JQL Console (Ctrl+C stops it).`);
-      buffered = '';
+    const hint = launchHint(buffered);
+    if (hint) {
+      console.log(hint);
+      buffered = null;
     }
   });
   return new Promise((resolve) => child.on('exit', (code, signal) => resolve(signal ? 0 : (code ?? 0))));

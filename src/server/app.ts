@@ -5,7 +5,7 @@
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
 import { runRequest, type RunJql } from './dispatch/run-request.ts';
@@ -16,13 +16,18 @@ import { jqlPostRoute } from './http/jql-post.ts';
 import { jqlPutRoute } from './http/jql-put.ts';
 import { createState, type StateOptions } from './state.ts';
 import { registerWebSockets, streamRoute, type StreamOptions } from './streams/route.ts';
-import { serveConsole } from './web/serve-console.ts';
+import { CREDENTIAL_ROUTES, serveConsole } from './web/serve-console.ts';
+import { clearStaleLocalAdminCookie } from './web/launch-exchange.ts';
+import { hostGuard, listenerFor, type Listener } from './http/host-guard.ts';
+import { isLocalAdminRequest } from './http/local-admin-request.ts';
 import { collectionsRoute } from './collections/collections-route.ts';
 import type { CloneJobs } from './clone/clone-jobs.ts';
 import { cloneRoute } from './clone/clone-route.ts';
 
 export interface AppOptions extends StateOptions {
-  /** Origins allowed by CORS (`--cors`); none by default. */
+  /** The address the server listens on (default 127.0.0.1): a loopback one answers loopback Hosts only. */
+  host?: string;
+  /** Origins allowed by CORS (`--cors`); none by default, and never on the credential routes. */
   cors?: string[];
   logger?: boolean | { level: string };
   /** `/jql-streams` heartbeat and slow-subscriber limit (tests shorten them). */
@@ -36,6 +41,8 @@ export interface AppOptions extends StateOptions {
 export interface BuiltApp {
   app: FastifyInstance;
   state: ServerState;
+  /** Where it listens; start() sets `loopback` from the address actually bound. */
+  listener: Listener;
 }
 
 /** Clients seen by the rate limiter at once; the least recently seen are forgotten first. */
@@ -51,9 +58,19 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addHook('onClose', () => {
     state.db.close();
   });
+  // A WebSocket upgrade refused with an HTTP answer (421, 403) is answered over a socket Node no longer
+  // reads, which would stay open for ever (and hold up close): end it once the answer is out.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroySoon());
+  });
+  // Then, before any other work: a DNS-rebinding Host is answered 421 (PROTOCOL.md 1).
+  const listener = listenerFor(options.host ?? '127.0.0.1');
+  app.addHook('onRequest', hostGuard(listener));
   await app.register(cookie);
+  app.addHook('onRequest', clearStaleLocalAdminCookie(() => state.localAdmin));
   if (options.cors && options.cors.length > 0) {
-    await app.register(cors, { origin: options.cors, credentials: true });
+    const allowed = { origin: options.cors, credentials: true };
+    await app.register(cors, { delegator: (request, callback) => callback(null, handsOutCredential(request) ? { origin: false } : allowed) });
   }
   app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {
     const failure = error instanceof JqlFailure ? error : toFailure(error);
@@ -81,12 +98,13 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(jqlPutRoute, { prefix, run, rateLimit: limit, fileStore: state.fileStore, controllers: state.controllers, limits: state.ws.limits });
   await app.register(fileRoute, { prefix, state });
   await registerWebSockets(app);
-  await app.register(streamRoute, { prefix, state, hub, views, ...options.streams });
+  await app.register(streamRoute, { prefix, state, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
   await serveConsole(app, {
     basePath: state.basePath,
     rootDir: fileURLToPath(new URL('../../out/renderer', import.meta.url)),
-    config: () => ({ basePath: state.basePath, version: state.version, ...(state.localAdminToken ? { localAdminToken: state.localAdminToken } : {}) }),
+    config: (request) => ({ basePath: state.basePath, version: state.version, ...(isLocalAdminRequest(request, state.localAdmin) ? { localAdmin: true } : {}) }),
+    localAdmin: () => state.localAdmin,
   });
   if (options.collections) await app.register(collectionsRoute, { prefix: state.basePath, state, root: options.collections });
   if (options.clones) {
@@ -94,7 +112,18 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     await app.register(cloneRoute, { prefix: state.basePath, state, jobs });
     app.addHook('onClose', () => jobs.close());
   }
-  return { app, state };
+  return { app, state, listener };
+}
+
+/** The routes of the local admin credential, preflights to them included: never CORS (WORKSPACE.md). */
+function handsOutCredential(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route !== undefined && CREDENTIAL_ROUTES.has(route)) return true;
+  try {
+    return CREDENTIAL_ROUTES.has(new URL(request.url, 'http://host').pathname);
+  } catch {
+    return true;
+  }
 }
 
 /**

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIBRARY_WORKSPACE, tempDir, writeWorkspace } from './testing/fixture.ts';
@@ -81,6 +84,41 @@ describe('jql-console serve', () => {
     expect(server.err()).toContain(file);
     expect(server.err()).toMatch(/app "lib".*model "Book".*field "pages"/);
     expect(server.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('--local-admin prints the launch URL after the ready line, and the URL makes a browser the local admin', async () => {
+    const data = tempDir();
+    try {
+      const server = run(['serve', '--port', '0', '--data', data, '--local-admin']);
+      const url = await server.ready;
+      const launch = await new Promise<string>((resolve) => {
+        const check = () => {
+          const match = /^Open (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]{43})$/m.exec(server.out());
+          if (match) resolve(match[1] as string);
+        };
+        server.child.stdout?.on('data', check);
+        check();
+      });
+      expect(server.out().indexOf('JQL server listening on')).toBeLessThan(server.out().indexOf('Open http'));
+      expect(new URL(launch).origin).toBe(url);
+      const exchange = await fetch(launch, { redirect: 'manual' });
+      expect(exchange.headers.getSetCookie()[0]).toMatch(/^jql_local_admin=/);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses --local-admin with a host other machines can reach: exit code 2 and one sentence', async () => {
+    const data = join(tmpdir(), `jql-cli-never-created-${process.pid}`);
+    const server = run(['serve', '--port', '0', '--data', data, '--local-admin', '--host', '0.0.0.0']);
+    expect(await server.exited).toBe(2);
+    const lines = server.err().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^jql-console: --local-admin .*loopback --host.*sign in as real users/);
+    expect(server.out()).toBe('');
+    expect(existsSync(data)).toBe(false);
   });
 
   it('user add reads the password from standard input', async () => {

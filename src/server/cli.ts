@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureUser } from './auth/first-admin.ts';
-import { CloneJobs, start, type ServeCopy } from './index.ts';
+import { CloneJobs, LocalAdminHostError, start, type ServeCopy } from './index.ts';
 import { createState } from './state.ts';
 import { readFirstLine } from './read-first-line.ts';
 import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
@@ -85,6 +85,8 @@ async function serve(args: string[]): Promise<void> {
   const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy }) : undefined;
   const server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
   console.log(`JQL server listening on ${server.url}`);
+  // The only way in as the local admin: a key made for this start (WORKSPACE.md "The local admin").
+  if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
@@ -143,6 +145,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`jql-console: ${message}`);
+    if (error instanceof LocalAdminHostError) return 2;
     if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(USAGE);
     // `run` tells a failed check (1) from bad usage (2), as CI runners expect.
     return error instanceof RunUsageError ? 2 : 1;

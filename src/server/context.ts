@@ -8,6 +8,8 @@ import type { SqlSession } from './db/sql-session.ts';
 import type { FileStore } from './files/file-store.ts';
 import type { FieldDef, Permissions, Workspace } from './workspace/types.ts';
 
+import type { Credentials, CredentialProof } from './auth/identify.ts';
+import type { LocalAdminKeys } from './auth/local-admin.ts';
 import type { AuthUser } from './auth/user.ts';
 
 export type { AuthUser };
@@ -53,9 +55,18 @@ export interface HookRunner {
 /** Resolves the caller from the presented credentials (PROTOCOL.md 4). */
 export interface IdentityService {
   identify(
-    credentials: { authorization?: string; cookie?: string; queryToken?: string },
+    credentials: Credentials,
     authClass: 'jwt' | 'session' | undefined,
-  ): Promise<{ user: AuthUser | null; credential: { token?: string; session?: string }; error?: Error }>;
+  ): Promise<{ user: AuthUser | null; credential: { token?: string; session?: string }; error?: Error; proof?: CredentialProof }>;
+  /**
+   * Synchronously, on committed data: the user a credential verified earlier identifies now, or why
+   * it no longer identifies anyone (revoked, logged out, disabled, deleted).
+   */
+  recheck(proof: CredentialProof): { user: AuthUser; error?: undefined } | { user: null; error: Error };
+  /** Inside a write: once it commits (never if it rolls back), tells the listeners that this user changed. */
+  userChanged(userId: number): void;
+  /** Called right after the commit of any change to a user's credentials, roles or is_active. */
+  onUserChange(listener: (userId: number) => void): () => void;
 }
 
 export interface ControllerClassLike {
@@ -84,8 +95,8 @@ export interface ServerState {
   cache: AnswerCacheLike;
   /** Signs tokens (HS256) and file URLs (HMAC-SHA256). */
   secret: Uint8Array;
-  /** Set when the server was started for a local console (`localAdmin`): its embedded connection's token. */
-  localAdminToken?: string;
+  /** With `localAdmin` (browser mode, the desktop app): this start's launch key and cookie. */
+  localAdmin?: LocalAdminKeys;
 }
 
 /** The retrieve cache (PROTOCOL.md 2.3, cache/answer-cache.ts): exact with respect to transactions. */
@@ -133,6 +144,10 @@ export interface RequestContext {
   user: AuthUser | null;
   /** The credential the request presented, so logout can revoke exactly it. */
   credential: { token?: string; session?: string };
+  /** The client's address (the socket's peer): login throttling counts failures per client. */
+  client?: string;
+  /** Headers a handler sets on the HTTP answer (`Retry-After` of a throttled login). */
+  replyHeaders?: Record<string, string>;
   authenticationClass?: 'jwt' | 'session';
   cookies: CookieChange[];
   /** File parts of a multipart request, by part name (PROTOCOL.md 9). */

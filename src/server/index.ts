@@ -4,15 +4,14 @@
  */
 import { buildApp, type AppOptions } from './app.ts';
 import type { FastifyInstance } from 'fastify';
-import { localAdminToken } from './auth/local-admin.ts';
+import { localAdminToken, retireLocalAdminTokens } from './auth/local-admin.ts';
 import type { ServerState } from './context.ts';
+import { isLoopbackAddress, isLoopbackName, urlHost } from './http/loopback.ts';
+import { launchUrl } from './web/launch-exchange.ts';
 
 export interface StartOptions extends AppOptions {
-  host?: string;
   /** 0 picks a free port. */
   port?: number;
-  /** Sign the embedded console in as the local admin (the desktop app; `serve --local-admin`). */
-  localAdmin?: boolean;
 }
 
 export interface RunningServer {
@@ -21,16 +20,38 @@ export interface RunningServer {
   port: number;
   app: FastifyInstance;
   state: ServerState;
-  /** With `localAdmin`: a token of the local admin, for the console's embedded connection. */
+  /**
+   * With `localAdmin`: the URL that makes a browser on this machine the local admin
+   * (`http://host:port/?key=…`), printed by `serve --local-admin`. It dies with the process.
+   */
+  launchUrl?: string;
+  /**
+   * With `localAdmin`: a token of the local admin for the process that started the server (the desktop
+   * app's main adds it to the page's requests); never for a page. The next start retires it.
+   */
   localAdminToken?: string;
   close(): Promise<void>;
 }
 
+/** `--local-admin` on an address other machines can reach (WORKSPACE.md "The local admin"). */
+export class LocalAdminHostError extends Error {
+  constructor(host: string) {
+    super(
+      `--local-admin serves the local admin to this machine only, so it needs a loopback --host (127.0.0.1, ::1 or localhost), not "${host}"; to serve the console on a network, sign in as real users (JQL_ADMIN, jql-console user add).`,
+    );
+    this.name = 'LocalAdminHostError';
+  }
+}
+
 export async function start(options: StartOptions): Promise<RunningServer> {
-  const { app, state } = await buildApp(options);
-  if (options.localAdmin) state.localAdminToken = await localAdminToken(state.db, state.secret);
   const host = options.host ?? '127.0.0.1';
+  if (options.localAdmin && !isLoopbackName(host)) throw new LocalAdminHostError(host);
+  const { app, state, listener } = await buildApp({ ...options, host });
+  let token: string | undefined;
   try {
+    // No local admin token of an earlier start stays valid, whatever this start's mode.
+    await retireLocalAdminTokens(state.db);
+    if (state.localAdmin) token = await localAdminToken(state.db, state.secret, state.localAdmin);
     await app.listen({ host, port: options.port ?? 8787 });
   } catch (error) {
     await app.close();
@@ -38,14 +59,15 @@ export async function start(options: StartOptions): Promise<RunningServer> {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-  const shownHost = host.includes(':') ? `[${host}]` : host;
+  if (typeof address === 'object' && address) listener.loopback = isLoopbackAddress(address.address);
+  const origin = `http://${urlHost(host)}:${port}`;
   let closing: Promise<void> | null = null;
   return {
-    url: `http://${shownHost}:${port}${options.basePath ?? ''}`,
+    url: `${origin}${options.basePath ?? ''}`,
     port,
     app,
     state,
-    localAdminToken: state.localAdminToken,
+    ...(state.localAdmin ? { launchUrl: launchUrl(origin, state.localAdmin), localAdminToken: token } : {}),
     close: () => (closing ??= app.close()),
   };
 }

@@ -8,6 +8,7 @@ import { createAccessControl } from './auth/access.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
+import { createLocalAdmin } from './auth/local-admin.ts';
 import { loadSecret } from './auth/secret.ts';
 import { AnswerCache } from './cache/answer-cache.ts';
 import { installChangeCapture } from './cache/change-capture.ts';
@@ -40,6 +41,8 @@ export interface StateOptions {
   basePath?: string;
   /** Environment for JQL_ADMIN and JQL_SECRET (defaults to process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Make this start's local admin launch key and cookie (`serve --local-admin`, the desktop app). */
+  localAdmin?: boolean;
 }
 
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -85,7 +88,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       fileStore,
       mutations,
       hooks: await loadHooks(ws),
-      identity: createIdentityService(db, secret),
+      identity: createIdentityService(db, secret, () => state.localAdmin),
       controllers: new Map(),
       dispatch: dispatchInner,
       cache: new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }),
@@ -101,6 +104,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       const { username, password } = parseAdminSpec(env.JQL_ADMIN);
       await ensureUser(db, username, password, ['admin']);
     }
+    if (options.localAdmin) state.localAdmin = await createLocalAdmin(db);
     return { state, hub, views: { model: modelStreamView, nosql: nosqlStreamView } };
   } catch (error) {
     db.close();

@@ -9,7 +9,17 @@ import type { HistoryQuery, HistoryRun, NewHistoryRun } from './history.ts';
 /** The embedded server as main sees it; sent on start and again when File > Open Workspace swaps it. */
 export type EmbeddedServerStatus =
   | { state: 'starting'; workspace: string | null }
-  | { state: 'running'; url: string; workspace: string | null; localAdminToken?: string }
+  | {
+      state: 'running';
+      url: string;
+      workspace: string | null;
+      localAdminToken?: string;
+      /**
+       * The page acts as the local admin without holding a credential: browser mode's HttpOnly launch
+       * cookie goes with every same-origin request (WORKSPACE.md "The local admin").
+       */
+      localAdmin?: boolean;
+    }
   | { state: 'failed'; workspace: string | null; message: string };
 
 export interface AppInfo {

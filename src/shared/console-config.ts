@@ -8,18 +8,15 @@ export interface ConsoleConfig {
   /** The server's version, shown in the connection's status. */
   version: string;
   /**
-   * Present only when the server runs with `--local-admin`: the token of the local admin user, so the
-   * embedded connection is signed in without a prompt (WORKSPACE.md "The first users").
+   * True when this browser acts as the local admin: it opened the launch URL that `serve
+   * --local-admin` printed and holds its HttpOnly cookie. The page never holds the credential itself;
+   * its requests to the same origin carry the cookie (WORKSPACE.md "The local admin").
    */
-  localAdminToken?: string;
+  localAdmin?: boolean;
 }
 
 export function isConsoleConfig(value: unknown): value is ConsoleConfig {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return (
-    typeof v.basePath === 'string' &&
-    typeof v.version === 'string' &&
-    (v.localAdminToken === undefined || typeof v.localAdminToken === 'string')
-  );
+  return typeof v.basePath === 'string' && typeof v.version === 'string' && (v.localAdmin === undefined || typeof v.localAdmin === 'boolean');
 }

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  misdirected_request: 421,
   rate_limited: 429,
   internal_error: 500,
   rolled_back: 200,

@@ -108,6 +108,20 @@ describe('ConnectionsStore', () => {
     expect(store.target(EMBEDDED_ID)?.token).toBe('admin-token');
   });
 
+  it('is the local admin through the browser-mode cookie with no token, and comes back to it after "Sign in as…"', async () => {
+    const store = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
+    store.setEmbedded('http://e', undefined, true);
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ user: { username: 'local admin' }, signedIn: true });
+    expect(store.target(EMBEDDED_ID)).toMatchObject({ token: null, localAdmin: true });
+    await store.signIn(EMBEDDED_ID, 'viewer-token', { username: 'viewer' });
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ canRestoreLocalAdmin: true });
+    expect(store.target(EMBEDDED_ID)?.token).toBe('viewer-token');
+    expect(store.target(EMBEDDED_ID)?.localAdmin).toBeUndefined();
+    store.restoreLocalAdmin();
+    expect(store.get(EMBEDDED_ID)).toMatchObject({ user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
+    expect(store.target(EMBEDDED_ID)?.token).toBeNull();
+  });
+
   it('says when the list of connections cannot be stored', () => {
     const storage = memoryStorage();
     storage.setItem = () => {

@@ -67,6 +67,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   private secrets: SecretStore;
   private localAdminToken: string | null = null;
   private readonly localIds = new Set<string>();
+  /** Browser mode: the page is the local admin through an HttpOnly cookie it cannot read. */
+  private ambientLocalAdmin = false;
   private embeddedReadOnly: boolean;
   private readonly onSaveError: (message: string) => void;
 
@@ -101,12 +103,19 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   target(id: string): ServerTarget | null {
     const c = this.get(id);
     if (!c) return null;
-    return { connectionId: c.id, baseUrl: c.baseUrl, authClass: c.authClass, token: this.tokens.get(c.id) ?? null };
+    const token = this.tokens.get(c.id) ?? null;
+    const localAdmin = c.id === EMBEDDED_ID && this.ambientLocalAdmin && token === null;
+    return { connectionId: c.id, baseUrl: c.baseUrl, authClass: c.authClass, token, ...(localAdmin ? { localAdmin } : {}) };
   }
 
-  /** The embedded connection, first in the list; its token is the local admin's and is never stored. */
-  setEmbedded(baseUrl: string, localAdminToken: string | undefined): void {
+  /**
+   * The embedded connection, first in the list. It is the local admin either through a token that is
+   * never stored, or (browser mode, `ambientLocalAdmin`) through the page's HttpOnly cookie, in which
+   * case it holds no token at all and a sign-in as another user overrides the cookie with a token.
+   */
+  setEmbedded(baseUrl: string, localAdminToken: string | undefined, ambientLocalAdmin = false): void {
     this.localAdminToken = localAdminToken ?? null;
+    this.ambientLocalAdmin = ambientLocalAdmin && !localAdminToken;
     if (localAdminToken) this.tokens.set(EMBEDDED_ID, localAdminToken);
     else this.tokens.delete(EMBEDDED_ID);
     const embedded: Connection = {
@@ -115,8 +124,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
       name: 'Embedded server',
       baseUrl,
       authClass: 'jwt',
-      user: localAdminToken ? { username: 'local admin' } : null,
-      signedIn: !!localAdminToken,
+      user: this.hasLocalAdmin ? { username: 'local admin' } : null,
+      signedIn: this.hasLocalAdmin,
       deployment: 'local',
       readOnly: this.embeddedReadOnly,
     };
@@ -185,22 +194,27 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.persist();
   }
 
+  private get hasLocalAdmin(): boolean {
+    return this.localAdminToken !== null || this.ambientLocalAdmin;
+  }
+
   /** After "Sign in as…" another user on the embedded connection: back to the local admin. */
   restoreLocalAdmin(): void {
-    if (!this.localAdminToken) return;
-    this.tokens.set(EMBEDDED_ID, this.localAdminToken);
+    if (!this.hasLocalAdmin) return;
+    if (this.localAdminToken) this.tokens.set(EMBEDDED_ID, this.localAdminToken);
+    else this.tokens.delete(EMBEDDED_ID);
     this.patch(EMBEDDED_ID, { user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
   }
 
   async signIn(id: string, token: string, user: SignedInUser): Promise<void> {
     this.tokens.set(id, token);
-    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
+    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.hasLocalAdmin } : {}) });
     if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.set(tokenKey(id), token);
     this.persist();
   }
 
   async signOut(id: string): Promise<void> {
-    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdminToken !== null } : {}) });
+    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.hasLocalAdmin } : {}) });
     await this.forgetToken(id);
     this.persist();
   }

@@ -77,7 +77,7 @@ export async function readConsoleConfig(location: Pick<Location, 'origin' | 'hre
       state: 'running',
       url: `${location.origin}${config.basePath}`,
       workspace: null,
-      ...(config.localAdminToken ? { localAdminToken: config.localAdminToken } : {}),
+      ...(config.localAdmin ? { localAdmin: true } : {}),
     };
   } catch (err) {
     return { state: 'failed', workspace: null, message: `This page was not served by jql-console serve (${(err as Error).message}).` };

@@ -14,6 +14,8 @@ export interface ServerTarget {
   authClass: AuthenticationClass;
   /** The bearer token (jwt); with session authentication the cookie does the work. */
   token: string | null;
+  /** Browser mode: the local admin, through the page's HttpOnly cookie (no token in the page). */
+  localAdmin?: boolean;
 }
 
 export interface RunOptions {
@@ -79,6 +81,7 @@ export function buildRunRequest(target: ServerTarget, body: string, options: Run
     headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders(target) },
     body,
     withCredentials: target.authClass === 'session',
+    ...(target.localAdmin ? { ambientCredential: true } : {}),
   };
 }
 

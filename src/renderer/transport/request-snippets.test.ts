@@ -72,6 +72,13 @@ describe('snippetChoices', () => {
     expect(snippetChoices(anonymous)).toEqual(['anonymous']);
   });
 
+  it("offers $JQL_TOKEN, never a token, for browser mode's local admin (an HttpOnly cookie the page cannot read)", () => {
+    const localAdmin: HttpRequestSpec = { ...anonymous, ambientCredential: true };
+    expect(snippetChoices(localAdmin)).toEqual(['env', 'anonymous']);
+    expect(toCurl(localAdmin, { auth: 'env', username: 'local admin' })).toContain('Bearer ${JQL_TOKEN:?');
+    expect(toCurl(localAdmin, { auth: 'env' })).not.toMatch(/cookie/i);
+  });
+
   it('quotes single quotes', () => {
     expect(shellQuote(`a'b`)).toBe(`'a'\\''b'`);
   });

@@ -20,15 +20,20 @@ export interface SnippetOptions {
 
 const BEARER = /^Bearer\s+(.+)$/i;
 
-/** The credential a request carries: a bearer token, a session cookie, or none. */
+/**
+ * The credential a request carries: a bearer token, a session cookie, or none. Browser mode's local
+ * admin cookie is one the page cannot read: a snippet runs as a signed-in user with $JQL_TOKEN.
+ */
 export function requestCredential(request: HttpRequestSpec): 'bearer' | 'cookie' | 'none' {
   if (Object.entries(request.headers).some(([name, value]) => name.toLowerCase() === 'authorization' && BEARER.test(value))) return 'bearer';
+  if (request.ambientCredential) return 'bearer';
   return request.withCredentials ? 'cookie' : 'none';
 }
 
 /** The credential forms worth offering for this request (the first is the default). */
 export function snippetChoices(request: HttpRequestSpec): SnippetAuth[] {
   const credential = requestCredential(request);
+  if (credential === 'bearer' && bearerToken(request) === null) return ['env', 'anonymous'];
   if (credential === 'bearer') return ['env', 'token', 'anonymous'];
   if (credential === 'cookie') return ['env', 'anonymous'];
   return ['anonymous'];

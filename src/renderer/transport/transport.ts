@@ -15,6 +15,12 @@ export interface HttpRequestSpec {
   body?: string;
   /** Send cookies (session authentication) cross-origin. */
   withCredentials: boolean;
+  /**
+   * Browser mode: the request acts as the local admin through the HttpOnly cookie the page cannot
+   * read, which the browser adds to same-origin requests. Without this (or `withCredentials`) a
+   * browser-mode request sends no cookie at all, so "anyone" and other identities stay themselves.
+   */
+  ambientCredential?: boolean;
   timeoutMs?: number;
 }
 

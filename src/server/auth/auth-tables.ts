@@ -1,4 +1,5 @@
-// The server's own auth tables: server-side sessions (revocable cookies) and revoked token ids.
+// The server's own auth tables: server-side sessions (revocable cookies), revoked token ids, and each
+// user's credential generation (tokens of an older generation are revoked, auth/revocation.ts).
 // Times are ISO-8601 UTC text like the workspace's datetimes; that format sorts and compares as text.
 import type { Sqlite } from '../db/database.ts';
 
@@ -18,6 +19,11 @@ export function ensureAuthTables(db: Sqlite): void {
     CREATE TABLE IF NOT EXISTS jql_revoked_tokens (
       jti TEXT PRIMARY KEY,
       expires_at TEXT NOT NULL
+    );
+    -- kept after the user is deleted: a new user given the same id must not inherit old tokens
+    CREATE TABLE IF NOT EXISTS jql_credential_generations (
+      user_id INTEGER PRIMARY KEY,
+      generation INTEGER NOT NULL
     );
   `);
 }

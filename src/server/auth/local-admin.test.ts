@@ -1,31 +1,145 @@
+// Issue 21 point 1 (WORKSPACE.md "The local admin"): no route hands the local admin's credential to a
+// caller without the launch key; the key is exchanged for an HttpOnly SameSite=Strict cookie; only that
+// cookie, from this machine and the server's own origin, acts as the local admin; a restart kills both.
+import { existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningServer } from '../index.ts';
+import { LocalAdminHostError, start, type RunningServer } from '../index.ts';
 import { tempDir } from '../testing/fixture.ts';
+import { launchCookie } from '../testing/launch.ts';
+import { rawRequest } from '../testing/raw-http.ts';
 
+const CORS_ORIGIN = 'http://console.example:5173';
+let dataDir: string;
 let server: RunningServer;
+let cookie: string;
 beforeAll(async () => {
-  server = await start({ dataDir: tempDir(), port: 0, localAdmin: true, env: {} });
+  dataDir = tempDir();
+  server = await start({ dataDir, port: 0, env: {}, localAdmin: true, cors: [CORS_ORIGIN] });
+  cookie = await launchCookie(server);
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
-const post = async (body: unknown, token?: string) => {
-  const res = await fetch(`${server.url}/jql`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+const users = { __meta__: { namespace: 'system.User', intent: 'retrieve', filter: { username: 'local-admin' } }, username: null, roles: null };
+async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as any, headers: response.headers };
+}
 
-describe('local admin', () => {
-  it('hands the starter an admin token without any login', async () => {
-    expect(server.localAdminToken).toBeTruthy();
-    const me = await post({ __meta__: { namespace: 'system.User', intent: 'verifyAuthentication', schema: 'controller' }, username: null, roles: null }, server.localAdminToken);
-    expect(me.body.__payload__).toMatchObject({ username: 'local-admin', roles: ['admin'] });
+describe('the launch URL', () => {
+  it('carries a key of at least 128 random bits, on the loopback origin the server listens on', () => {
+    const url = new URL(server.launchUrl as string);
+    expect(url.origin).toBe(new URL(server.url).origin);
+    expect(url.pathname).toBe('/');
+    expect(Buffer.from(url.searchParams.get('key') as string, 'base64url').length).toBeGreaterThanOrEqual(16);
   });
 
-  it('cannot be signed in to with a password', async () => {
-    const res = await post({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'local-admin', password: '' });
-    expect(res.status).toBe(401);
+  it('exchanges the key for an HttpOnly SameSite=Strict cookie and redirects to / without the key', async () => {
+    const response = await fetch(server.launchUrl as string, { redirect: 'manual' });
+    expect(response.status).toBe(303);
+    expect(response.headers.get('location')).toBe('/');
+    const [set] = response.headers.getSetCookie();
+    expect(set).toMatch(/^jql_local_admin=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(set).not.toContain(new URL(server.launchUrl as string).searchParams.get('key'));
+    expect(response.headers.get('cache-control')).toBe('no-store');
   });
+
+  it('gives nothing for a wrong key, or to a Host with another port', async () => {
+    const wrong = await fetch(`${new URL(server.url).origin}/?key=AAAA`, { redirect: 'manual' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+    const otherPort = await rawRequest(server.launchUrl as string, { headers: { host: '127.0.0.1:1' } });
+    expect(otherPort.status).toBe(403);
+    expect(otherPort.headers['set-cookie']).toBeUndefined();
+  });
+});
+
+describe('who is the local admin', () => {
+  it('is the caller with the cookie; a caller without it (another process, loopback or not) is anonymous', async () => {
+    const withCookie = await post(server.url, users, { cookie });
+    expect(withCookie.status).toBe(200);
+    expect(withCookie.body.__payload__).toEqual([{ id: expect.any(Number), username: 'local-admin', roles: ['admin'] }]);
+    const without = await post(server.url, users);
+    expect(without.status).toBe(401);
+  });
+
+  it('never hands a credential out: console-config.json only says whether this browser is the local admin', async () => {
+    const config = await (await fetch(`${server.url}/console-config.json`)).json();
+    expect(config).toEqual({ basePath: '', version: expect.any(String) });
+    const asAdmin = await (await fetch(`${server.url}/console-config.json`, { headers: { cookie } })).json();
+    expect(asAdmin).toEqual({ basePath: '', version: expect.any(String), localAdmin: true });
+    const key = new URL(server.launchUrl as string).searchParams.get('key') as string;
+    for (const text of [JSON.stringify(config), JSON.stringify(asAdmin)]) {
+      expect(text).not.toContain(key);
+      expect(text).not.toContain(cookie.split('=')[1]);
+      expect(text).not.toContain(server.localAdminToken);
+    }
+  });
+
+  it('is not a page of another origin that rides the cookie (another port of 127.0.0.1 is the same site)', async () => {
+    for (const origin of ['http://127.0.0.1:1', CORS_ORIGIN, 'null']) {
+      expect((await post(server.url, users, { cookie, origin })).status, origin).toBe(401);
+    }
+    expect((await post(server.url, users, { cookie, origin: new URL(server.url).origin })).status).toBe(200);
+  });
+
+  it('is never served with CORS headers, whatever --cors allows', async () => {
+    const origin = { origin: CORS_ORIGIN };
+    const launch = await fetch(server.launchUrl as string, { redirect: 'manual', headers: origin });
+    expect(launch.headers.get('access-control-allow-origin')).toBeNull();
+    const config = await fetch(`${server.url}/console-config.json`, { headers: origin });
+    expect(config.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(server.launchUrl as string, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-method': 'GET' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    // The JQL endpoint itself is what --cors is for.
+    const jql = await post(server.url, { __meta__: { namespace: 'tickets.Ticket', intent: 'count' } }, origin);
+    expect(jql.headers.get('access-control-allow-origin')).toBe(CORS_ORIGIN);
+  });
+});
+
+describe('a restart on the same data directory', () => {
+  it('kills the key, the cookie and the token of the earlier start', async () => {
+    const dir = tempDir();
+    const first = await start({ dataDir: dir, port: 0, env: {}, localAdmin: true });
+    const oldCookie = await launchCookie(first);
+    const { launchUrl, localAdminToken } = first;
+    expect((await post(first.url, users, { authorization: `Bearer ${localAdminToken}` })).status).toBe(200);
+    await first.close();
+    const second = await start({ dataDir: dir, port: first.port, env: {}, localAdmin: true });
+    try {
+      const stale = await post(second.url, { __meta__: { namespace: 'tickets.Ticket', intent: 'count' } }, { cookie: oldCookie });
+      expect(stale.status).toBe(401);
+      expect(stale.body.__errors__[0].code).toBe('unauthenticated');
+      // The answer clears the stale cookie, so the browser is anonymous from its next request on.
+      expect(stale.headers.getSetCookie()).toEqual([expect.stringMatching(/^jql_local_admin=; Max-Age=0; .*HttpOnly; SameSite=Strict$/)]);
+      const oldKey = await fetch(launchUrl as string, { redirect: 'manual' });
+      expect(oldKey.status).toBe(401);
+      expect(oldKey.headers.getSetCookie()).toEqual([]);
+      expect((await post(second.url, users, { authorization: `Bearer ${localAdminToken}` })).status).toBe(401);
+      // The new start's own key works.
+      expect((await post(second.url, users, { cookie: await launchCookie(second) })).status).toBe(200);
+    } finally {
+      await second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('--local-admin on a network address', () => {
+  it('is refused before anything starts', async () => {
+    const dir = join(tmpdir(), `jql-never-created-${process.pid}`);
+    for (const host of ['0.0.0.0', '::', '192.168.1.20', '127.999.999.999']) {
+      await expect(start({ dataDir: dir, port: 0, env: {}, localAdmin: true, host })).rejects.toThrow(LocalAdminHostError);
+    }
+    expect(existsSync(dir)).toBe(false);
+  });
+});
+
+it('cannot be signed in to with a password', async () => {
+  const res = await post(server.url, { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'local-admin', password: '' });
+  expect(res.status).toBe(401);
 });

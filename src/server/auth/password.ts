@@ -29,6 +29,14 @@ export async function hashPassword(plain: string): Promise<string> {
   return ['scrypt', N, R, P, salt.toString('base64url'), hash.toString('base64url')].join('$');
 }
 
+/**
+ * What a login verifies the password against when the username is unknown (or has no password): a
+ * hash of the current parameters, so the unknown-user path runs the same scrypt as a wrong password
+ * and takes the same time (PROTOCOL.md 4). No password matches it: its key is all zeros and the
+ * chance that a password derives to it is 2^-256.
+ */
+export const PLACEHOLDER_HASH = ['scrypt', N, R, P, Buffer.alloc(SALT_BYTES).toString('base64url'), Buffer.alloc(KEY_BYTES).toString('base64url')].join('$');
+
 const positiveInt = (text: string): number => (/^[1-9][0-9]{0,7}$/.test(text) ? Number(text) : NaN);
 
 /** True when `plain` matches `stored`; a malformed or foreign `stored` value is simply false. */

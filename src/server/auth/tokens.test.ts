@@ -18,13 +18,13 @@ async function reasonOf(promise: Promise<unknown>): Promise<string> {
 describe('issueToken', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('signs HS256 with sub, jti, iat and exp', async () => {
+  it('signs HS256 with sub, jti, iat, exp and the credential generation', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2030-01-01T00:00:00Z') });
-    const { token, jti, expiresAt } = await issueToken(secret, { id: 42 }, 3600);
+    const { token, jti, expiresAt } = await issueToken(secret, { id: 42, generation: 3 }, 3600);
     expect(decodeProtectedHeader(token).alg).toBe('HS256');
     const claims = decodeJwt(token);
     const iat = Date.parse('2030-01-01T00:00:00Z') / 1000;
-    expect(claims).toEqual({ sub: '42', jti, iat, exp: iat + 3600 });
+    expect(claims).toEqual({ sub: '42', jti, iat, exp: iat + 3600, gen: 3 });
     expect(expiresAt.toISOString()).toBe('2030-01-01T01:00:00.000Z');
   });
 
@@ -42,9 +42,17 @@ describe('issueToken', () => {
 describe('verifyToken', () => {
   afterEach(() => vi.useRealTimers());
 
-  it('returns the user id, jti and exp of a good token', async () => {
-    const { token, jti, expiresAt } = await issueToken(secret, { id: 7 }, 60);
-    expect(await verifyToken(secret, token, () => false)).toEqual({ userId: 7, jti, exp: expiresAt.getTime() / 1000 });
+  it('returns the user id, jti, exp and generation of a good token', async () => {
+    const { token, jti, expiresAt } = await issueToken(secret, { id: 7, generation: 2 }, 60);
+    expect(await verifyToken(secret, token, () => false)).toEqual({ userId: 7, jti, exp: expiresAt.getTime() / 1000, generation: 2 });
+  });
+
+  it('reads a token without a generation (issued before generations existed) as generation 0', async () => {
+    const iat = Math.floor(Date.now() / 1000);
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('7').setJti('j').setIssuedAt(iat).setExpirationTime(iat + 60).sign(secret);
+    expect((await verifyToken(secret, token)).generation).toBe(0);
+    const bad = await new SignJWT({ gen: -1 }).setProtectedHeader({ alg: 'HS256' }).setSubject('7').setJti('j').setIssuedAt(iat).setExpirationTime(iat + 60).sign(secret);
+    expect(await reasonOf(verifyToken(secret, bad))).toBe('malformed');
   });
 
   it('refuses a token signed with another secret (bad_signature)', async () => {

@@ -1,5 +1,7 @@
 // Bearer tokens (PROTOCOL.md 4): HS256 JWTs with `sub` = user id, a random `jti` so one token can be
-// revoked on logout, `iat` and `exp`.
+// revoked on logout, `iat`, `exp`, and `gen`, the user's credential generation when it was issued
+// (auth/revocation.ts): a password change, a deactivation or a deletion moves the generation on,
+// which retires every token issued before it at once.
 import { randomBytes } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import { AuthError } from './auth-error.ts';
@@ -15,17 +17,19 @@ export interface VerifiedToken {
   jti: string;
   /** Expiry in seconds since the epoch, as in the token (revokeJti needs it). */
   exp: number;
+  /** The credential generation it was issued in (0 when the token carries none). */
+  generation: number;
 }
 
 /** Answers whether a token id was revoked (sessions.isJtiRevoked over the database, in production). */
 export type RevocationCheck = (jti: string) => boolean | Promise<boolean>;
 
-export async function issueToken(secret: Uint8Array, user: { id: number }, ttlSeconds: number): Promise<IssuedToken> {
+export async function issueToken(secret: Uint8Array, user: { id: number; generation?: number }, ttlSeconds: number): Promise<IssuedToken> {
   if (!(Number.isFinite(ttlSeconds) && ttlSeconds >= 1)) throw new RangeError(`token lifetime must be at least 1 second, got ${ttlSeconds}`);
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + Math.floor(ttlSeconds);
   const jti = randomBytes(16).toString('base64url');
-  const token = await new SignJWT({})
+  const token = await new SignJWT({ gen: user.generation ?? 0 })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(String(user.id))
     .setJti(jti)
@@ -49,10 +53,11 @@ export async function verifyToken(secret: Uint8Array, token: string, isRevoked?:
     if (err instanceof errors.JWTExpired) throw new AuthError('expired', 'The token has expired.');
     throw new AuthError('malformed', 'The token is malformed.');
   }
-  const { sub, jti, exp } = payload;
-  if (!isUserId(sub) || typeof jti !== 'string' || jti === '' || typeof exp !== 'number') {
+  const { sub, jti, exp, gen } = payload;
+  const generation = gen ?? 0;
+  if (!isUserId(sub) || typeof jti !== 'string' || jti === '' || typeof exp !== 'number' || !Number.isSafeInteger(generation) || (generation as number) < 0) {
     throw new AuthError('malformed', 'The token is malformed.');
   }
   if (isRevoked && (await isRevoked(jti))) throw new AuthError('revoked', 'The token has been revoked.');
-  return { userId: Number(sub), jti, exp };
+  return { userId: Number(sub), jti, exp, generation: generation as number };
 }

@@ -13,7 +13,8 @@ import { CASEBOOK_ADMIN, CASEBOOK_WORKSPACE, seedCasebook } from '../testing/cas
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 
-const CONSOLE_ORIGIN = 'http://localhost:5999';
+/** Another page on this machine: allowed by --cors for the API, never for these routes. */
+const FOREIGN_ORIGIN = 'http://localhost:5999';
 let source: FileServer;
 let sourceToken: string;
 let console_: RunningServer;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   const dataDir = tempDir('jql-clone-route-console-');
   dirs.push(dataDir);
   const clones = new CloneJobs({ root: clonesRoot, serve: (copy) => start({ ...copy, host: '127.0.0.1', port: 0, localAdmin: true, env: {} }) });
-  console_ = await start({ dataDir, port: 0, localAdmin: true, cors: [CONSOLE_ORIGIN], clones, env: {} });
+  console_ = await start({ dataDir, port: 0, localAdmin: true, cors: [FOREIGN_ORIGIN], clones, env: {} });
   adminToken = console_.localAdminToken as string;
 }, 60_000);
 
@@ -42,10 +43,10 @@ afterAll(async () => {
 
 const query = { __meta__: { namespace: 'crm.Case', intent: 'retrieve', ordering: ['id'] }, title: null, account: { name: null, region: { code: null } }, comments: { body: null } };
 
-function call(method: string, path: string, body?: unknown, bearer: string | null = adminToken) {
+function call(method: string, path: string, body?: unknown, bearer: string | null = adminToken, origin = console_.url) {
   return fetch(`${console_.url}${path}`, {
     method,
-    headers: { origin: CONSOLE_ORIGIN, ...(body ? { 'content-type': 'application/json' } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+    headers: { origin, ...(body ? { 'content-type': 'application/json' } : {}), ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
 }
@@ -76,8 +77,8 @@ describe('the clone route', () => {
       (await (await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: JSON.stringify(query) })).json()) as { __payload__: unknown };
     expect((await ask(status.connection.url, status.connection.localAdminToken)).__payload__).toEqual((await ask(source.url, sourceToken)).__payload__);
     // The console page's origin may call the copy.
-    const preflight = await fetch(`${status.connection.url}/jql`, { method: 'OPTIONS', headers: { origin: CONSOLE_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
-    expect(preflight.headers.get('access-control-allow-origin')).toBe(CONSOLE_ORIGIN);
+    const preflight = await fetch(`${status.connection.url}/jql`, { method: 'OPTIONS', headers: { origin: console_.url, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(console_.url);
   });
 
   it('refuses anyone but the local admin', async () => {
@@ -86,6 +87,10 @@ describe('the clone route', () => {
     expect(anonymous.headers.get('access-control-allow-origin')).toBeNull();
     const other = await call('POST', '/local/clones', request(), sourceToken);
     expect(other.status).toBe(401);
+    // Another page on this machine, even one --cors allows, with the local admin's own credential.
+    const foreign = await call('POST', '/local/clones', request(), adminToken, FOREIGN_ORIGIN);
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     expect((await call('GET', '/local/clones/nope')).status).toBe(404);
     expect((await call('POST', '/local/clones', { ...request(), depth: 'deep' })).status).toBe(400);
   });

@@ -7,10 +7,10 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { CloneRequest } from '../../shared/clone.ts';
-import { refuse as refuseUnlessLocalAdmin } from '../collections/collections-route.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
+import { refuseUnlessLocalAdmin } from '../http/local-admin-only.ts';
 import { CloneJobError, type CloneJobs } from './clone-jobs.ts';
 
 export interface CloneRouteOptions {
@@ -23,7 +23,7 @@ const NO_CORS = { config: { cors: false } };
 
 export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { state, jobs }) => {
   app.addHook('preHandler', async (request, reply) => {
-    const refusal = await refuseUnlessLocalAdmin(state, request);
+    const refusal = await refuseUnlessLocalAdmin(state, request, 'Local copies');
     if (refusal) return sendFailure(reply, refusal);
     // Never cached: answers hold tokens.
     reply.header('cache-control', 'no-store');

@@ -8,13 +8,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { COLLECTION_FILE, parseRequestFile, REQUEST_SUFFIX, type RequestFile } from '../../shared/collections/format.ts';
-import { LOCAL_ADMIN } from '../auth/local-admin.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
-import { credentialsOf } from '../http/request-input.ts';
+import { refuseUnlessLocalAdmin } from '../http/local-admin-only.ts';
 import { CollectionError, insidePath, readCollection, writeRequest } from './folder.ts';
 import { importExport } from './import-export.ts';
 
@@ -40,7 +39,7 @@ const MAX_DEPTH = 3;
 export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = async (app, { state, root: rootDir }) => {
   const root = resolve(rootDir);
   app.addHook('preHandler', async (request, reply) => {
-    const refusal = await refuse(state, request);
+    const refusal = await refuseUnlessLocalAdmin(state, request, 'Collection folders');
     if (refusal) return sendFailure(reply, refusal);
     return undefined;
   });
@@ -84,21 +83,6 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
     return snapshot(root, dir);
   });
 };
-
-/** The local-admin-only guard (loopback socket, local admin identity); clone/clone-route.ts uses it too. */
-export async function refuse(state: ServerState, request: FastifyRequest): Promise<JqlFailure | null> {
-  if (!isLoopbackAddress(request.socket.remoteAddress)) return new JqlFailure([jqlError('forbidden', 'Collection folders are served to this machine only')]);
-  const identity = await state.identity.identify(credentialsOf(request), undefined);
-  if (identity.error || !identity.user) return new JqlFailure([jqlError('unauthenticated', 'Collection folders are for the local admin: open the console from the URL the server printed')]);
-  if (identity.user.username !== LOCAL_ADMIN) return new JqlFailure([jqlError('forbidden', 'Collection folders are for the local admin only')]);
-  return null;
-}
-
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4 === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
-}
 
 /** Collection folders under the root (the root itself when it is one), as ids relative to it. */
 export function listCollections(root: string): Array<{ id: string; name: string }> {

@@ -4,6 +4,8 @@
  * Independent of fastify so that PUT (multipart) and POST share it.
  */
 import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
+import type { Credentials } from '../auth/identify.ts';
+import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
@@ -19,7 +21,9 @@ export interface RequestInput {
   body: JsonValue;
   infoLevel: 0 | 1 | 2;
   shape: EnvelopeShape;
-  credentials: { authorization?: string; cookie?: string };
+  credentials: Credentials;
+  /** The client's address (the socket's peer), for login throttling. */
+  client?: string;
   files?: Map<string, UploadedFile>;
 }
 
@@ -30,17 +34,23 @@ export interface RequestAnswer {
   status: number;
   body: unknown;
   cookies: CookieChange[];
+  /** Headers the handlers set (`Retry-After` of a throttled login). */
+  headers: Record<string, string>;
 }
 
 export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
   const started = performance.now();
   const sessions: SqlSession[] = [];
+  // Statements and their parameters are the admin's in production (PROTOCOL.md 8): until the caller is
+  // known to be one, level 2 is answered as level 1, and nothing is traced.
+  let infoLevel = diagnosticsLevel(state, input.infoLevel, null);
   const sessionOn = (statements: StatementCache) => (): SqlSession => {
-    const session = new SqlSession(statements, input.infoLevel === 2);
+    const session = new SqlSession(statements, infoLevel === 2);
     sessions.push(session);
     return session;
   };
   const cookies: CookieChange[] = [];
+  const replyHeaders: Record<string, string> = {};
   let onlyData = false;
   let outcome: Outcome;
   let status = 200;
@@ -51,12 +61,13 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     const root = single ? null : readRootMeta(body);
     const authClass = single ? authClassOf(body.__meta__) : root?.authenticationClass;
     // A request that presents no credential is anonymous: no need to go through identify().
-    const presented = Boolean(input.credentials.authorization || input.credentials.cookie);
+    const presented = Boolean(input.credentials.authorization || input.credentials.cookie || input.credentials.localAdmin);
     const identity: Awaited<ReturnType<ServerState['identity']['identify']>> = presented
       ? await state.identity.identify(input.credentials, authClass)
       : { user: null, credential: {} };
     // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
     if (identity.error && single && isLogin(body.__meta__)) identity.error = undefined;
+    infoLevel = diagnosticsLevel(state, input.infoLevel, identity.error ? null : identity.user);
     const base: Omit<RequestContext, 'sql'> = {
       state,
       user: identity.user,
@@ -64,6 +75,8 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
       authenticationClass: authClass,
       cookies,
       files: input.files ?? new Map(),
+      ...(input.client !== undefined ? { client: input.client } : {}),
+      replyHeaders,
     };
     if (identity.error) throw identity.error;
     // A request that may write runs through the write gate in one transaction; any other reads
@@ -84,8 +97,13 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     outcome = { payload: null, message: null, extras: null, errors, system: null, intent: null };
     status = statusOf(errors);
   }
-  if (input.infoLevel !== 0) outcome.system = systemInfo(sessions, started, input.infoLevel);
-  return { status, body: render(outcome, input.shape, onlyData), cookies };
+  if (infoLevel !== 0) outcome.system = systemInfo(sessions, started, infoLevel);
+  return { status, body: render(outcome, input.shape, onlyData), cookies, headers: replyHeaders };
+}
+
+/** The diagnostics a caller gets: `sql` only for the role admin in production mode (PROTOCOL.md 8). */
+function diagnosticsLevel(state: ServerState, asked: 0 | 1 | 2, user: AuthUser | null): 0 | 1 | 2 {
+  return asked === 2 && state.production && !user?.roles.includes(ADMIN_ROLE) ? 1 : asked;
 }
 
 /** Whether any query of the body may write (a malformed one is answered as an error, without writing). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contentDisposition, parseRange, safeFileName } from './file-headers.ts';
-import { cleanContentType, cleanFileName } from './intake.ts';
+import { cleanFileName } from './file-name.ts';
+import { cleanContentType } from './intake.ts';
 import { checkSignature, createUrlSigner, signatureOf } from './signed-url.ts';
 
 describe('Content-Disposition', () => {

@@ -6,6 +6,7 @@ import type { FileValue } from '../../shared/protocol.ts';
 import type { FileResolver } from '../context.ts';
 import type { Sqlite } from '../db/database.ts';
 import type { SqlRunner } from '../db/sql-session.ts';
+import { cleanFileName } from './file-name.ts';
 import type { UrlSigner } from './signed-url.ts';
 
 export function ensureFileTables(db: Sqlite): void {
@@ -43,7 +44,8 @@ export function createFileResolver(url: UrlSigner): FileResolver {
         file.sha256,
         file.size,
         file.contentType,
-        file.name,
+        // Whoever made the file (a multipart part, a controller), its stored name follows the rule.
+        cleanFileName(file.name),
         new Date().toISOString(),
       ]);
     },

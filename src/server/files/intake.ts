@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import type { Multipart, MultipartFile } from '@fastify/multipart';
 import { JqlFailure, jqlError } from '../errors.ts';
 import type { FileStore, StagedBytes } from './file-store.ts';
+import { cleanFileName } from './file-name.ts';
 
 export const QUERY_PART = 'query';
 
@@ -98,12 +99,6 @@ async function readQuery(part: Multipart, maxBytes: number): Promise<string> {
   }
   if (part.file.truncated) throw refuse('payload_too_large', 'The query part is larger than the file size limit');
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The client's file name is metadata only: control characters go, and it is kept to 255 characters. */
-export function cleanFileName(name: string | undefined): string {
-  const cleaned = [...(name ?? '').replace(/\p{Cc}/gu, '')].slice(0, 255).join('').trim();
-  return cleaned === '' ? 'file' : cleaned;
 }
 
 const TOKEN = "[A-Za-z0-9!#$&^_.+-]+";

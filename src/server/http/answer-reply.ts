@@ -1,4 +1,4 @@
-/** Writes a JQL answer: its cookies (a session login or logout), status and JSON body. */
+/** Writes a JQL answer: its cookies (a session login or logout), headers, status and JSON body. */
 import type { FastifyReply } from 'fastify';
 import { clearedSessionCookieOptions, sessionCookieOptions } from '../auth/cookies.ts';
 import type { RequestAnswer } from '../dispatch/run-request.ts';
@@ -8,5 +8,6 @@ export function sendAnswer(reply: FastifyReply, answer: RequestAnswer): FastifyR
     if (cookie.value === null) reply.clearCookie(cookie.name, clearedSessionCookieOptions());
     else reply.setCookie(cookie.name, cookie.value, sessionCookieOptions(cookie.maxAgeSeconds));
   }
+  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
   return reply.code(answer.status).type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
 }

@@ -22,7 +22,7 @@ export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { ru
   app.post('/jql', { config: rateLimit ? { rateLimit } : {} }, async (request, reply) => {
     const options = readQueryOptions(request);
     if (options instanceof JqlFailure) return sendFailure(reply, options);
-    const answer = await run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request) }, (error) =>
+    const answer = await run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), client: request.ip }, (error) =>
       request.log.error({ err: error }, 'JQL query failed'),
     );
     return sendAnswer(reply, answer);

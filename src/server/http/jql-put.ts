@@ -55,7 +55,7 @@ export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run,
         held.push(uploaded);
         files.set(file.part, uploaded);
       }
-      result = await run({ ...params, body, credentials: credentialsOf(request), files }, (error) =>
+      result = await run({ ...params, body, credentials: credentialsOf(request), client: request.ip, files }, (error) =>
         request.log.error({ err: error }, 'JQL multipart query failed'),
       );
     } catch (error) {

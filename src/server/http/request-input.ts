@@ -7,6 +7,7 @@ import { SESSION_COOKIE } from '../auth/cookies.ts';
 import type { Credentials } from '../auth/identify.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import type { EnvelopeShape } from '../query/envelope.ts';
+import { localAdminCookieOf } from './local-admin-request.ts';
 
 export interface QueryOptions {
   infoLevel: 0 | 1 | 2;
@@ -26,9 +27,14 @@ export function readQueryOptions(request: FastifyRequest): QueryOptions | JqlFai
   return { infoLevel, shape: envelope === 'flat' ? 'flat' : 'standard' };
 }
 
-/** The Bearer header and the session cookie (and on the stream route, `?token=`). */
+/**
+ * The Bearer header, the session cookie, the local admin cookie from a request that may carry it
+ * (and on the stream route, `?token=`).
+ */
 export function credentialsOf(request: FastifyRequest, withQueryToken = false): Credentials {
   const credentials: Credentials = { authorization: request.headers.authorization, cookie: request.cookies?.[SESSION_COOKIE] };
+  const localAdmin = localAdminCookieOf(request);
+  if (localAdmin !== undefined) credentials.localAdmin = localAdmin;
   if (withQueryToken) {
     const token = (request.query as Record<string, unknown>).token;
     if (typeof token === 'string') credentials.queryToken = token;

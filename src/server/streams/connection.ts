@@ -7,9 +7,14 @@
  *
  * A presented credential that fails (bad, expired, revoked) does not close the connection: the
  * client is told once with an error whose id is null, and every subscription answers
- * `unauthenticated`, the way every HTTP intent does (PROTOCOL.md 4). The credential is checked again
- * at each heartbeat, so a logout, a revoked session or an expired token also ends the subscriptions
- * it opened (each gets an `unauthenticated` error).
+ * `unauthenticated`, the way every HTTP intent does (PROTOCOL.md 4).
+ *
+ * Authorization holds at delivery time: when a user's credentials, roles or is_active change (or the
+ * user logs out), the route calls `userChanged` right after that commit, before the events of any
+ * later commit are fanned out. The credential is checked again synchronously (`refresh`): if it no
+ * longer identifies anyone, every subscription ends with `unauthenticated`; otherwise each one is
+ * authorized again with the user as it is now, ending with `forbidden` the ones it may no longer hold
+ * and narrowing the others to the new row scope. The heartbeat does the same for expiries.
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
@@ -22,7 +27,7 @@ import type { StreamHub } from './hub.ts';
 import { MessageError, parseClientMessage, type ParsedSubscribe } from './messages.ts';
 import { AUTH_AFTER_SUBSCRIBE, authAnswer, type Caller } from './stream-auth.ts';
 import { FrameWriter } from './socket-writer.ts';
-import { openSubscription, type Subscription } from './subscription.ts';
+import { authorizeSubscription, openSubscription, type Subscription } from './subscription.ts';
 import type { StreamViews, Subscriber } from './views.ts';
 
 export type { Caller };
@@ -50,8 +55,8 @@ export class StreamConnection {
   private readonly state: ServerState;
   private readonly hub: StreamHub;
   private caller: Promise<Caller>;
-  private identify: () => Promise<Caller>;
-  private rechecking = false;
+  /** The caller once identified (null while the first identification runs). */
+  private current: Caller | null = null;
   private readonly options: ConnectionOptions;
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly replayLowWater: number;
@@ -65,8 +70,7 @@ export class StreamConnection {
     this.socket = socket;
     this.state = state;
     this.hub = hub;
-    this.identify = identify;
-    const caller = identify();
+    const caller = identify().then((who) => (this.current = who));
     this.caller = caller;
     this.options = options;
     this.writer = new FrameWriter(socket, options.rawSocket ?? null, () => this.wake(false));
@@ -90,7 +94,13 @@ export class StreamConnection {
     }
     this.alive = false;
     this.socket.ping();
-    void this.recheck();
+    // Expiries happen without a commit to announce them.
+    this.refresh(false);
+  }
+
+  /** A user changed (credentials, roles, is_active, logout): called right after that commit. */
+  userChanged(userId: number): void {
+    if (this.current?.user?.id === userId) this.refresh(true);
   }
 
   /** The socket closed: its subscriptions stop. */
@@ -101,31 +111,42 @@ export class StreamConnection {
     this.wake(true);
   }
 
-  /** A signed-in caller whose credential stopped working loses its subscriptions. */
-  private async recheck(): Promise<void> {
-    if (this.rechecking || this.closed) return;
-    this.rechecking = true;
-    try {
-      const before = await this.caller;
-      if (before.error || before.user === null) return;
-      const now = await this.identify();
-      if (!now.error && now.user?.id === before.user.id) return;
-      const message = now.error?.message ?? 'The credential no longer identifies the user who subscribed';
-      this.caller = Promise.resolve({ user: null, error: now.error ?? new Error(message) });
-      // In the message order: a subscribe being handled now is ended too.
-      this.queue = this.queue
-        .then(() => {
-          for (const subscription of this.subscriptions.values()) {
-            this.hub.remove(subscription);
-            this.error(subscription.id, 'unauthenticated', message);
-          }
-          this.subscriptions.clear();
-        })
-        .catch((error: unknown) => this.options.log(error));
-    } catch (error) {
-      this.options.log(error);
-    } finally {
-      this.rechecking = false;
+  /**
+   * Checks the caller's credential again on committed data, synchronously, and applies the answer to
+   * every open subscription (see the top of this file). Answers the caller as it is now.
+   */
+  private refresh(userMayHaveChanged: boolean): Caller | null {
+    const before = this.current;
+    if (this.closed || !before?.proof || before.error || !before.user) return before;
+    const now = this.state.identity.recheck(before.proof);
+    if (now.error) {
+      this.current = { user: null, error: now.error };
+      this.caller = Promise.resolve(this.current);
+      for (const subscription of this.subscriptions.values()) {
+        this.hub.remove(subscription);
+        this.error(subscription.id, 'unauthenticated', now.error.message);
+      }
+      this.subscriptions.clear();
+      return this.current;
+    }
+    this.current = { user: now.user, proof: before.proof };
+    this.caller = Promise.resolve(this.current);
+    if (userMayHaveChanged || JSON.stringify(now.user) !== JSON.stringify(before.user)) this.reauthorize(now.user);
+    return this.current;
+  }
+
+  /** Every subscription, authorized again for the user as it is now. */
+  private reauthorize(user: AuthUser): void {
+    for (const subscription of [...this.subscriptions.values()]) {
+      try {
+        subscription.reauthorize(authorizeSubscription(this.subscriberFor(user), this.options.views, subscription.request));
+      } catch (error) {
+        if (!(error instanceof JqlFailure)) throw error;
+        const [first] = error.errors;
+        this.hub.remove(subscription);
+        this.subscriptions.delete(subscription.id);
+        this.error(subscription.id, first?.code ?? 'forbidden', first?.message ?? 'This subscription is no longer allowed');
+      }
     }
   }
 
@@ -153,11 +174,10 @@ export class StreamConnection {
 
   private async authenticate(token: string): Promise<void> {
     if (this.subscriptions.size > 0) return this.error(null, 'invalid_request', AUTH_AFTER_SUBSCRIBE);
-    const identify = () => this.options.identifyToken(token);
-    const caller = await identify();
-    // The heartbeat re-checks this credential from now on.
-    this.identify = identify;
-    this.caller = Promise.resolve(caller.user ? caller : { user: null, error: caller.error ?? new Error('The token identifies no user') });
+    const caller = await this.options.identifyToken(token);
+    // Changes of this user, and the heartbeat, check this credential from now on.
+    this.current = caller.user ? caller : { user: null, error: caller.error ?? new Error('The token identifies no user') };
+    this.caller = Promise.resolve(this.current);
     this.send(authAnswer(caller));
   }
 
@@ -165,7 +185,10 @@ export class StreamConnection {
     const { id } = request;
     if (this.subscriptions.has(id)) return this.error(id, 'invalid_request', `Subscription "${id}" already exists on this connection`);
     if (this.subscriptions.size >= MAX_SUBSCRIPTIONS) return this.error(id, 'invalid_request', `A connection holds at most ${MAX_SUBSCRIPTIONS} subscriptions`);
-    const caller = await this.caller;
+    await this.caller;
+    // From here to going live is one synchronous step, on the credential as committed now: a change
+    // of the user committed while it was being identified is not missed.
+    const caller = this.refresh(false) as Caller;
     if (caller.error) return this.error(id, 'unauthenticated', caller.error.message);
     let subscription: Subscription;
     try {

@@ -159,6 +159,25 @@ describe('views follow each subscriber’s grants', () => {
     await Promise.all(Object.values(clients).map((c) => c.close()));
   });
 
+  it('moves a subscriber to the rendering of its new grants from the next event on', async () => {
+    const res = await s.post({ __meta__: { namespace: 'system.User', intent: 'create' }, username: 'erin', password: 'erin-password-1', email: 'erin@fanout.test', roles: ['member'] }, admin);
+    const erin = { id: res.body.__payload__.id as number, token: await s.login('erin', 'erin-password-1') };
+    const fields = { title: null, project: { name: null } };
+    const c = await StreamClient.connect(s.wsUrl, { headers: { authorization: `Bearer ${erin.token}` } });
+    const carol = await connect('carol');
+    for (const client of [c, carol]) await client.subscribe({ id: 'tasks', namespace: 'work.Task', fields });
+    const borealis = await create('work.Project', { name: 'Borealis', owner: ids.bob });
+    const before = await create('work.Task', { title: 'before', project: borealis });
+    expect((await c.events('tasks', 1)).map((e) => e.record)).toEqual([{ id: before, title: 'before', project: null }]);
+    // Erin becomes an auditor: the next event renders as Carol's does.
+    expect((await s.post({ __meta__: { namespace: 'system.User', intent: 'update', uniqueObject: { id: erin.id } }, roles: ['auditor'] }, admin)).status).toBe(200);
+    const after = await create('work.Task', { title: 'after', project: borealis });
+    const seen = (await c.events('tasks', 2)).map((e) => e.record);
+    expect(seen[1]).toEqual({ id: after, title: 'after', project: { id: borealis, name: 'Borealis' } });
+    expect(seen[1]).toEqual((await carol.events('tasks', 2))[1].record);
+    await Promise.all([c.close(), carol.close()]);
+  });
+
   it('applies each subscriber’s row scope to the events of a shared view', async () => {
     const alice = await connect('alice');
     const bob = await connect('bob');

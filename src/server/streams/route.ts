@@ -11,6 +11,7 @@ import type { Credentials } from '../auth/identify.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
+import { isOwnOrigin } from '../http/origin.ts';
 import { credentialsOf } from '../http/request-input.ts';
 import { StreamConnection, type Caller } from './connection.ts';
 import type { StreamHub } from './hub.ts';
@@ -27,6 +28,8 @@ export interface StreamRouteOptions extends StreamOptions {
   state: ServerState;
   hub: StreamHub;
   views: StreamViews;
+  /** Origins given with `--cors`: pages of these may open the socket besides the server's own. */
+  allowedOrigins?: readonly string[];
 }
 
 /** The WebSocket server of the app, before the stream route (a root-level capability, like cookies). */
@@ -51,9 +54,18 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
   hub.onError = log;
   const maxBehind = options.maxBehind ?? STREAM_DEFAULTS.maxBehind;
   const connections = new Set<StreamConnection>();
+  const allowedOrigins = new Set((options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()));
   app.route({
     method: 'GET',
     url: '/jql-streams',
+    // Before the upgrade (PROTOCOL.md 10): a page of another site (or of another port of this machine,
+    // which is the same site for cookies) must not read events with the user's cookie. Clients that
+    // send no Origin are not browsers and are accepted.
+    onRequest: async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin === undefined || isOwnOrigin(origin, request.headers.host) || allowedOrigins.has(origin.toLowerCase())) return undefined;
+      return sendFailure(reply, new JqlFailure([jqlError('forbidden', `Pages of ${origin} may not open this stream socket: only the server's own origin and the origins given with --cors may`)]));
+    },
     // A plain GET (no upgrade) is told what the endpoint is instead of an empty 404.
     handler: (_request, reply) =>
       sendFailure(reply, new JqlFailure([jqlError('invalid_request', 'jql-streams is a WebSocket endpoint: connect with an Upgrade request')])),
@@ -78,6 +90,17 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
       });
     },
   });
+  // Right after the commit of a change to a user (before any later commit's events are fanned out).
+  const stopFollowing = state.identity.onUserChange((userId) => {
+    for (const connection of connections) {
+      try {
+        connection.userChanged(userId);
+      } catch (error) {
+        log(error);
+      }
+    }
+  });
+  app.addHook('onClose', () => stopFollowing());
   const timer = setInterval(() => {
     for (const connection of connections) connection.heartbeat();
   }, options.heartbeatMs ?? STREAM_DEFAULTS.heartbeatMs);
@@ -88,7 +111,7 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
 async function identify(state: ServerState, credentials: Credentials): Promise<Caller> {
   try {
     const identity = await state.identity.identify(credentials, undefined);
-    return { user: identity.user, error: identity.error };
+    return { user: identity.user, error: identity.error, ...(identity.proof ? { proof: identity.proof } : {}) };
   } catch {
     return { user: null, error: new Error('The credential could not be checked') };
   }

@@ -6,6 +6,7 @@
  * `unauthenticated`, as with any bad credential). Later subscribes use that identity.
  */
 import type { StreamServerMessage } from '../../shared/streams.ts';
+import type { CredentialProof } from '../auth/identify.ts';
 import type { AuthUser } from '../context.ts';
 
 /** Who a stream connection acts for. */
@@ -13,6 +14,8 @@ export interface Caller {
   user: AuthUser | null;
   /** The presented credential failed. */
   error?: Error;
+  /** The verified credential, checked again when the user changes (none for anonymous callers). */
+  proof?: CredentialProof;
 }
 
 /** A JWT is a few hundred bytes; anything far longer is not one. */

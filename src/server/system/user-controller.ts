@@ -5,7 +5,9 @@
  */
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { SESSION_COOKIE } from '../auth/cookies.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { LoginThrottle } from '../auth/login-throttle.ts';
+import { PLACEHOLDER_HASH, verifyPassword } from '../auth/password.ts';
+import { credentialGeneration } from '../auth/revocation.ts';
 import { createSession, revokeJti, revokeSession } from '../auth/sessions.ts';
 import { issueToken, verifyToken } from '../auth/tokens.ts';
 import type { ControllerClassLike, RequestContext, ServerState } from '../context.ts';
@@ -25,6 +27,8 @@ interface Ctx {
 const WRONG = 'Wrong username or password';
 
 export function userController(state: ServerState): ControllerClassLike {
+  // In memory and per server: throttling is about a burst of guesses, not about history.
+  const throttle = new LoginThrottle();
   return class UserController {
     static permissions = { login: ['anyone'], logout: ['authenticated'], verifyAuthentication: ['authenticated'] };
 
@@ -33,14 +37,26 @@ export function userController(state: ServerState): ControllerClassLike {
       if (typeof username !== 'string' || typeof password !== 'string') {
         fail('validation_error', 'login takes a username and a password (strings)', { field: typeof username !== 'string' ? 'username' : 'password', path: [typeof username !== 'string' ? 'username' : 'password'] });
       }
+      const client = ctx.request.client ?? 'unknown';
+      const retryAfter = throttle.retryAfter(client, username as string);
+      if (retryAfter > 0) {
+        if (ctx.request.replyHeaders) ctx.request.replyHeaders['Retry-After'] = String(retryAfter);
+        // Not counted as another failure: the window ends when it would have without this attempt.
+        fail('rate_limited', `Too many failed logins for this username from this client; try again in ${retryAfter} s`);
+      }
       const sql = ctx.request.sql.untracked;
       const row = sql.get('SELECT "id", "password", "is_active" FROM "system.User" WHERE "username" = ?', [username as string]) as
         | { id: number; password: string | null; is_active: number | null }
         | undefined;
-      // Verify even for an unknown user so that timing does not tell which part was wrong.
-      const ok = await verifyPassword(password as string, row?.password ?? 'scrypt$16384$8$1$AAAA$AAAA');
-      if (!row || !ok || row.password === null || row.is_active === 0) fail('unauthenticated', WRONG);
-      const issued = await issueToken(state.secret, { id: row.id }, CREDENTIAL_TTL_SECONDS);
+      // A real hash even for an unknown user (or one without a password), so timing does not tell
+      // which part was wrong.
+      const ok = await verifyPassword(password as string, row?.password ?? PLACEHOLDER_HASH);
+      if (!row || !ok || row.password === null || row.is_active === 0) {
+        throttle.recordFailure(client, username as string);
+        fail('unauthenticated', WRONG);
+      }
+      throttle.recordSuccess(client, username as string);
+      const issued = await issueToken(state.secret, { id: row.id, generation: credentialGeneration(sql, row.id) }, CREDENTIAL_TTL_SECONDS);
       if (ctx.request.authenticationClass === 'session') {
         const session = createSession(sql, row.id, CREDENTIAL_TTL_SECONDS);
         ctx.request.cookies.push({ name: SESSION_COOKIE, value: session.cookieValue, maxAgeSeconds: CREDENTIAL_TTL_SECONDS });
@@ -59,6 +75,8 @@ export function userController(state: ServerState): ControllerClassLike {
         const verified = await verifyToken(state.secret, token);
         revokeJti(ctx.request.sql.untracked, verified.jti, new Date(verified.exp * 1000));
       }
+      // The user's open streams follow the logout before their next event (PROTOCOL.md 10).
+      if (ctx.user) state.identity.userChanged(ctx.user.id);
       return { payload: null, message: 'Signed out' };
     }
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_CSP, isLoopbackHost, serveConsole } from './serve-console.ts';
+import { BROWSER_CSP, serveConsole } from './serve-console.ts';
 
 function builtRenderer(): string {
   const dir = mkdtempSync(join(tmpdir(), 'jql-renderer-'));
@@ -13,10 +13,10 @@ function builtRenderer(): string {
   return dir;
 }
 
-async function app(rootDir: string, token?: string) {
+async function app(rootDir: string) {
   const server = Fastify();
   server.post('/api/jql', async () => ({ ok: true }));
-  await serveConsole(server, { basePath: '/api', rootDir, config: () => ({ basePath: '/api', version: '9.9.9', ...(token ? { localAdminToken: token } : {}) }) });
+  await serveConsole(server, { basePath: '/api', rootDir, config: () => ({ basePath: '/api', version: '9.9.9' }) });
   return server;
 }
 
@@ -33,19 +33,19 @@ describe('serveConsole', () => {
     expect(asset.headers['cache-control']).toContain('immutable');
   });
 
-  it('answers the configuration, uncached', async () => {
-    const server = await app(builtRenderer(), 'tok');
+  it('answers the configuration, uncached, with no credential in it', async () => {
+    const server = await app(builtRenderer());
     const res = await server.inject({ method: 'GET', url: '/console-config.json', headers: { host: '127.0.0.1:8787' } });
-    expect(res.json()).toEqual({ basePath: '/api', version: '9.9.9', localAdminToken: 'tok' });
+    expect(res.json()).toEqual({ basePath: '/api', version: '9.9.9' });
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('gives the local admin token only to pages on a loopback name', async () => {
-    const server = await app(builtRenderer(), 'tok');
-    const rebound = await server.inject({ method: 'GET', url: '/console-config.json', headers: { host: 'evil.example:8787' } });
-    expect(rebound.json()).toEqual({ basePath: '/api', version: '9.9.9' });
-    for (const host of ['localhost:1', '127.0.0.1', '[::1]:8787', '127.1.2.3:9']) expect(isLoopbackHost(host)).toBe(true);
-    for (const host of [undefined, '', 'example.com', '127.0.0.1.evil.example', '[::2]:1', '10.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
+  it('answers a launch key it cannot take with a page that says why, and no cookie', async () => {
+    const server = await app(builtRenderer());
+    const res = await server.inject({ method: 'GET', url: '/?key=abc' });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.body).toContain('launch link is not valid');
   });
 
   it('says to build when the renderer is missing', async () => {

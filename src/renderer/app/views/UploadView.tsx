@@ -59,7 +59,15 @@ export function UploadView(): JSX.Element {
     const target = connection ? connections.target(connection.id) : null;
     if (!target) return;
     try {
-      const res = await platform.transport.send({ connectionId: target.connectionId, url: link.href, method: 'GET', headers: authHeaders(target), withCredentials: target.authClass === 'session', timeoutMs: 10 * 60_000 });
+      const res = await platform.transport.send({
+        connectionId: target.connectionId,
+        url: link.href,
+        method: 'GET',
+        headers: authHeaders(target),
+        withCredentials: target.authClass === 'session',
+        ...(target.localAdmin ? { ambientCredential: true } : {}),
+        timeoutMs: 10 * 60_000,
+      });
       if (res.status !== 200) throw new Error(`the server answered ${res.status} ${res.statusText}`);
       const where = await platform.saveFile(link.value.name, new Blob([res.body], { type: link.value.content_type || 'application/octet-stream' }));
       if (where) toasts.show(`Saved ${link.value.name} (${where})`);

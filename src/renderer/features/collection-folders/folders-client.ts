@@ -53,6 +53,7 @@ export function createFoldersClient(transport: Transport, target: () => ServerTa
       headers: { Accept: 'application/json', ...(server.token ? { Authorization: `Bearer ${server.token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
       withCredentials: false,
+      ...(server.localAdmin ? { ambientCredential: true } : {}),
       timeoutMs: 15_000,
     });
     const parsed = decodeJson(result.body);

@@ -19,7 +19,8 @@ export function useConnectionStatus(connection: Connection) {
       if (!target) throw new Error('The connection is gone.');
       const health = await fetchHealth(platform.transport, target);
       let user: SignedInUser | null = null;
-      if (target.token || target.authClass === 'session') {
+      // The embedded connection may be the local admin through browser mode's cookie, with no token.
+      if (target.token || target.authClass === 'session' || (connection.kind === 'embedded' && connection.signedIn)) {
         user = await verifyAuthentication(platform.transport, target).catch(() => null);
         // A stored token the server no longer accepts: show the connection signed out.
         if (!user && target.token && connection.kind === 'remote') await connections.markSignedOut(connection.id);

@@ -27,6 +27,8 @@ export function routeCloneClient(transport: Transport, embedded: () => ServerTar
       headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...authHeaders(target) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       withCredentials: false,
+      // Browser mode: the page is the local admin through its HttpOnly launch cookie.
+      ...(target.localAdmin ? { ambientCredential: true } : {}),
     });
     let parsed: unknown = null;
     try {

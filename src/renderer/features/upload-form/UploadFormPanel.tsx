@@ -144,7 +144,8 @@ export function UploadFormPanel(props: UploadFormPanelProps) {
               <FileLinks
                 links={u.phase.outcome.links}
                 authClass={server?.authClass ?? 'jwt'}
-                hasToken={Boolean(server?.token)}
+                // The local admin of browser mode downloads through the transport too, like a token.
+                hasToken={Boolean(server?.token) || Boolean(server?.localAdmin)}
                 onOpenFile={props.onOpenFile}
                 onDownloadFile={props.onDownloadFile}
               />

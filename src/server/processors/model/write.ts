@@ -4,6 +4,8 @@
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import { hashPassword } from '../../auth/password.ts';
+import { revokeUserCredentials } from '../../auth/revocation.ts';
+import { SYSTEM_USER_KEY } from '../../workspace/system-user.ts';
 import type { ProcessorOutput, RequestContext, Scopes, UploadedFile } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
@@ -50,6 +52,7 @@ export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedM
     const sql = `UPDATE ${quote(model.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
     runWrite(ctx, model, sql, [...checked.columns.values(), id]);
   }
+  userWritten(ctx, model, id, checked);
   // A row scope also bounds what an update may turn a row into.
   if (scopes) ensureInScope(ctx, model, id, scopes);
   return finish(ctx, model, meta, id, 'updated');
@@ -60,6 +63,7 @@ export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedM
   const id = findId(ctx, model, meta, scopes);
   await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
+  userWritten(ctx, model, id, 'deleted');
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
@@ -93,6 +97,25 @@ function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<str
   for (const name of ['roles', 'is_active']) {
     if (Object.hasOwn(data, name)) fail('forbidden', `Only an admin may set ${name}`, { field: name, path: [name] });
   }
+}
+
+/**
+ * A write to a user (PROTOCOL.md 4, 10): a new password, a deactivation or a deletion revokes every
+ * session and token issued to the user before it, in this transaction (a rollback revokes nothing);
+ * any write may change the user's roles, so once it commits the user's open streams are checked again.
+ */
+function userWritten(ctx: RequestContext, model: ModelDef, id: number, change: CheckedValues | 'deleted'): void {
+  if (model.key !== SYSTEM_USER_KEY) return;
+  if (change === 'deleted' || revokesCredentials(model, change)) revokeUserCredentials(ctx.sql.untracked, id);
+  ctx.state.identity.userChanged(id);
+}
+
+function revokesCredentials(model: ModelDef, checked: CheckedValues): boolean {
+  for (const field of model.fields.values()) {
+    if (field.password && (checked.passwords.has(field.column) || checked.columns.has(field.column))) return true;
+  }
+  const active = model.fields.get('is_active');
+  return active !== undefined && checked.columns.get(active.column) === 0;
 }
 
 function fileIds(uploads: Map<string, UploadedFile>): Map<string, string> {

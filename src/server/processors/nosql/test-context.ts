@@ -78,7 +78,12 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     fileStore: {} as ServerState['fileStore'],
     mutations: { record: (_sql, event) => events.push(event) },
     hooks: { has: () => false, run: async () => undefined },
-    identity: { identify: async () => ({ user: null, credential: {} }) },
+    identity: {
+      identify: async () => ({ user: null, credential: {} }),
+      recheck: () => ({ user: null, error: new Error('Not used by collections') }),
+      userChanged: () => undefined,
+      onUserChange: () => () => undefined,
+    },
     controllers: new Map(),
     dispatch: async () => fail('internal_error', 'Not used by collections'),
     secret: new Uint8Array(32),

@@ -1,0 +1,40 @@
+/**
+ * DNS rebinding (PROTOCOL.md 1): a page on `evil.example`, whose name its owner points at 127.0.0.1,
+ * is same-origin with a server listening there and could read everything the console can. A server
+ * listening on a loopback address therefore answers only a `Host` that names loopback or the
+ * `--host` it was given; any other gets 421 `misdirected_request`, on every route, the console page
+ * and the WebSocket upgrade included. A server listening on other addresses is reached by names the
+ * server cannot know (a proxy's, a LAN name), so it answers every Host.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { JqlFailure, jqlError } from '../errors.ts';
+import { sendFailure } from './error-reply.ts';
+import { isLoopbackAddress, isLoopbackName, parseHostHeader, urlHost } from './loopback.ts';
+
+/** Where the server listens: the `--host` given and whether the bound address is loopback. */
+export interface Listener {
+  host: string;
+  loopback: boolean;
+}
+
+/** Before `listen` (tests over `app.inject`) the given name decides; start() corrects it once bound. */
+export function listenerFor(host: string): Listener {
+  return { host, loopback: isLoopbackName(host) || isLoopbackAddress(host) };
+}
+
+export function answersHost(listener: Listener, header: string | undefined): boolean {
+  if (!listener.loopback) return true;
+  const host = parseHostHeader(header);
+  if (!host) return false;
+  return isLoopbackName(host.name) || host.name === urlHost(listener.host.toLowerCase());
+}
+
+export function hostGuard(listener: Listener) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    if (answersHost(listener, request.headers.host)) return undefined;
+    return sendFailure(
+      reply,
+      new JqlFailure([jqlError('misdirected_request', 'This server answers only requests addressed to this machine by a loopback name (localhost, 127.0.0.1, [::1]) or by its --host')]),
+    );
+  };
+}
