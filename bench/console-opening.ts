@@ -86,7 +86,7 @@ async function usableEditor(browser: Browser, url: string): Promise<Load> {
     while ((await page.evaluate(() => (globalThis as any).__benchMarks.completion)) === undefined) {
       if (Date.now() > deadline) throw new Error('completion never offered the schema keys');
       await page.keyboard.press('ControlOrMeta+Space');
-      await page.waitForFunction(() => (globalThis as any).__benchMarks.completion !== undefined, undefined, { timeout: 250, polling: 20 }).catch(() => page.keyboard.press('Escape'));
+      await page.waitForFunction(() => (globalThis as any).__benchMarks.completion !== undefined, undefined, { timeout: 100, polling: 20 }).catch(() => page.keyboard.press('Escape'));
     }
     const markMs = await mark(page, 'completion');
     return { editorMs, markMs, ...(await paintAndScripts(page, markMs)) };

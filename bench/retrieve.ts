@@ -154,9 +154,18 @@ export async function retrieveBench(data: BenchData, options: RetrieveOptions): 
       // Each round runs them back to back, so a round's ratio is measured under the same machine
       // load; the median of those ratios is steadier than the ratio of the medians.
       const paired = (other: Local) => median(runs.jql.map((r, i) => r.rps / (runs[other][i] as LoadResult).rps));
-      const goal = paired('handwritten');
-      ratios.push({ name: `retrieve ${scenario.name}: JQL / hand-written (GET) requests per second`, value: goal, unit: '%', goal: '>= 80%', met: goal >= 0.8 });
-      ratios.push({ name: `retrieve ${scenario.name}: JQL / hand-written with a JSON body (POST) requests per second`, value: paired('handwritten-post'), unit: '%' });
+      // Issue 14.2: a read by id at 80% of a GET and 90% of a POST (the same transport as JQL's); the
+      // filtered page stays at 90% of the GET.
+      const getGoal = scenario.name === 'one' ? 0.8 : 0.9;
+      const vsGet = paired('handwritten');
+      const vsPost = paired('handwritten-post');
+      ratios.push({ name: `retrieve ${scenario.name}: JQL / hand-written (GET) requests per second`, value: vsGet, unit: '%', goal: `>= ${getGoal * 100}%`, met: vsGet >= getGoal });
+      ratios.push({
+        name: `retrieve ${scenario.name}: JQL / hand-written with a JSON body (POST) requests per second`,
+        value: vsPost,
+        unit: '%',
+        ...(scenario.name === 'one' ? { goal: '>= 90%', met: vsPost >= 0.9 } : {}),
+      });
       ratios.push({ name: `retrieve ${scenario.name}: hand-written (GET) / JQL CPU time per request at the same load`, value: fixedCpu('handwritten') / fixedCpu('jql'), unit: '%' });
       ratios.push({ name: `retrieve ${scenario.name}: JQL / json-server requests per second`, value: j.rps / s.rps, unit: 'x' });
     }
