@@ -31,8 +31,10 @@ function copyDemoWorkspace(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ command, mode }) => ({
   main: {
+    // A development build only when asked for (src/main/build-flavor.ts): never decided at run time.
+    define: { __JQL_DEV_BUILD__: JSON.stringify(command === 'serve' || mode === 'development') },
     build: {
       outDir: 'out/main',
       rolldownOptions: { input: { index: resolve('src/main/index.ts') } },
@@ -60,4 +62,4 @@ export default defineConfig({
     worker: { format: 'es' },
     plugins: [react()],
   },
-});
+}));

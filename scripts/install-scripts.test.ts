@@ -2,7 +2,9 @@
  * npm's install-script policy (`allowScripts` in package.json): exactly the dependencies whose install
  * scripts the project needs are allowed, those it does not need are denied, and npm's strictest
  * setting installs with no advisory. The project's Node 22 comes from the `node` package's
- * preinstall; better-sqlite3 loads a prebuilt binary, so its implicit `node-gyp rebuild` is denied.
+ * preinstall; better-sqlite3 loads a prebuilt binary, so its implicit `node-gyp rebuild` is denied;
+ * electron-winstaller (pulled in by electron-builder) picks a 7-Zip binary for Squirrel.Windows,
+ * a target the project does not build (its Windows installer is NSIS), so that step is denied too.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -46,7 +48,7 @@ describe('install scripts', () => {
   });
 
   it("allows node's preinstall (the project's Node 22) and denies better-sqlite3's rebuild (its prebuilt binary loads)", () => {
-    expect(manifest.allowScripts).toEqual({ node: true, 'better-sqlite3': false });
+    expect(manifest.allowScripts).toEqual({ node: true, 'better-sqlite3': false, 'electron-winstaller': false });
     expect(existsSync(join(root, 'node_modules', '.bin', process.platform === 'win32' ? 'node.cmd' : 'node'))).toBe(true);
     expect(existsSync(join(root, 'node_modules', 'better-sqlite3', 'build'))).toBe(false);
   });

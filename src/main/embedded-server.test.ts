@@ -10,17 +10,31 @@ function setup(start: StartServerFn) {
 }
 
 describe('EmbeddedServer', () => {
-  it('starts the demo on 127.0.0.1 with a free port, as local admin, and reports it', async () => {
+  it('starts the demo on 127.0.0.1 with a free port, as local admin, without the console page, and reports it', async () => {
     const close = vi.fn(async () => {});
     const start = vi.fn<StartServerFn>(async () => ({ url: 'http://127.0.0.1:4567', close, localAdminToken: 'tok' }));
     const { server, statuses } = setup(start);
     const status = await server.open(null);
-    expect(start).toHaveBeenCalledWith({ dataDir: join('/u', 'servers', 'demo'), host: '127.0.0.1', port: 0, localAdmin: true });
+    expect(start).toHaveBeenCalledWith({ dataDir: join('/u', 'servers', 'demo'), host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false });
     expect(statuses).toEqual([
       { state: 'starting', workspace: null },
-      { state: 'running', url: 'http://127.0.0.1:4567', workspace: null, localAdminToken: 'tok' },
+      { state: 'running', url: 'http://127.0.0.1:4567', workspace: null, localAdmin: true },
     ]);
     expect(status).toEqual(statuses[1]);
+  });
+
+  it('hands the local admin credential to main only, never in a status the window gets', async () => {
+    const start: StartServerFn = async () => ({ url: 'http://127.0.0.1:4567', close: async () => {}, localAdminToken: 'local-admin-secret' });
+    const statuses: EmbeddedServerStatus[] = [];
+    const servers: Array<[string | null, string | null]> = [];
+    const server = new EmbeddedServer({ start, userDataDir: '/u', onStatus: (s) => statuses.push(s), onServer: (url, token) => servers.push([url, token]) });
+    await server.open(null);
+    await server.stop();
+    expect(servers).toEqual([
+      ['http://127.0.0.1:4567', 'local-admin-secret'],
+      [null, null],
+    ]);
+    expect(JSON.stringify(statuses)).not.toContain('local-admin-secret');
   });
 
   it('stops the old server before starting the next, one at a time', async () => {
@@ -69,5 +83,15 @@ describe('EmbeddedServer', () => {
       ['/ws/a.json', '/u/collections'],
       ['/ws/a.json', '/repo/qa-collections'],
     ]);
+  });
+});
+
+describe('EmbeddedServer failure messages', () => {
+  it('reports a failure without bidi controls the workspace file may hold', async () => {
+    const start: StartServerFn = async () => {
+      throw new Error('app "inv\u202Eoice" has no models');
+    };
+    const { server } = setup(start);
+    expect(await server.open('/ws/bad.json')).toMatchObject({ state: 'failed', message: 'app "invoice" has no models' });
   });
 });

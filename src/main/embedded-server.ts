@@ -3,10 +3,14 @@
  * demo when none), swap it when the user opens another workspace, stop it when the app quits.
  * Operations are serialized, so a quick second "Open Workspace" never runs two servers on one
  * database; every change is reported through onStatus (main forwards it to the window).
+ * The local admin's credential goes to onServer (main's vault) and nowhere else: the status the
+ * window gets says only whether main signs in as the local admin (WORKSPACE.md "The local admin").
+ * The server serves no console page and no console configuration: the window is main's app:// page.
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { EmbeddedServerStatus } from '../shared/bridge.ts';
+import { plainLabel } from '../shared/plain-label.ts';
 
 export interface StartedServer {
   url: string;
@@ -20,6 +24,8 @@ export interface EmbeddedStartOptions {
   host: string;
   port: number;
   localAdmin: boolean;
+  /** The desktop app's page is app://, so the server serves neither the console nor its configuration. */
+  serveConsole: false;
   /** The collection folder the Saved view reads and edits through the server (docs/collections.md). */
   collections?: string;
 }
@@ -37,6 +43,8 @@ export interface EmbeddedServerDeps {
   start: StartServerFn;
   userDataDir: string;
   onStatus: (status: EmbeddedServerStatus) => void;
+  /** The running server's URL and local admin credential (nulls when none runs), told before the window hears of it. */
+  onServer?: (url: string | null, localAdminToken: string | null) => void;
   /** Read at every start, so a newly chosen collection folder is served after a restart. */
   collections?: () => string;
 }
@@ -68,12 +76,15 @@ export class EmbeddedServer {
           host: '127.0.0.1',
           port: 0,
           localAdmin: true,
+          serveConsole: false,
           ...(this.deps.collections ? { collections: this.deps.collections() } : {}),
         });
         this.running = server;
-        this.report({ state: 'running', url: server.url, workspace, ...(server.localAdminToken ? { localAdminToken: server.localAdminToken } : {}) });
+        this.deps.onServer?.(server.url, server.localAdminToken ?? null);
+        this.report({ state: 'running', url: server.url, workspace, localAdmin: Boolean(server.localAdminToken) });
       } catch (err) {
-        this.report({ state: 'failed', workspace, message: (err as Error).message || String(err) });
+        // The message may quote the workspace file (names, paths): shown as a label, without bidi controls.
+        this.report({ state: 'failed', workspace, message: plainLabel((err as Error).message || String(err)) });
       }
       return this.current;
     });
@@ -91,6 +102,7 @@ export class EmbeddedServer {
   private async closeRunning(): Promise<void> {
     const server = this.running;
     this.running = null;
+    if (server) this.deps.onServer?.(null, null);
     if (server) await server.close().catch(() => undefined);
   }
 

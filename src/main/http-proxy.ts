@@ -1,15 +1,19 @@
 /**
  * Performs the renderer's HTTP requests to JQL servers from main (Electron's network stack, one
  * cookie jar per connection), so remote servers need no CORS and session cookies work as they do
- * for any client. The request is validated here because the renderer is not trusted.
+ * for any client. The request is validated here because the renderer is not trusted; the gateway
+ * decides where it may go and which credential it carries, and receive-answer reads the answer
+ * (no redirects, the connection's answer limit).
  */
 import { PROXY_METHODS, type ProxyMethod, type ProxyRequest, type ProxyResponse } from '../shared/bridge.ts';
-
-export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
+import type { ConnectionGateway } from './connections/gateway.ts';
+import type { OpenRequest } from './net/outgoing.ts';
+import { receiveAnswer } from './net/receive-answer.ts';
 
 const MAX_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const CONNECTION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_BODY_CHARS = 100 * 1024 * 1024;
 
 export class ProxyRequestError extends Error {
   override readonly name = 'ProxyRequestError';
@@ -56,36 +60,48 @@ export function validateProxyRequest(input: unknown): ProxyRequest {
   if (!PROXY_METHODS.includes(r.method as ProxyMethod)) throw new ProxyRequestError(`Method not allowed: ${String(r.method)}`);
   const headers = validateHeaders(r.headers);
   if (r.body !== undefined && typeof r.body !== 'string') throw new ProxyRequestError('The body must be a string.');
+  if (r.body !== undefined && (r.body as string).length > MAX_BODY_CHARS) throw new ProxyRequestError('The body is larger than 100 MiB.');
+  if (r.credentials !== 'connection' && r.credentials !== 'omit') throw new ProxyRequestError('credentials is "connection" or "omit".');
   const timeoutMs = typeof r.timeoutMs === 'number' && r.timeoutMs > 0 ? Math.min(r.timeoutMs, MAX_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
-  return { connectionId, url: url.href, method: r.method as ProxyMethod, headers, body: r.body as string | undefined, timeoutMs };
+  return { connectionId, url: url.href, method: r.method as ProxyMethod, headers, body: r.body as string | undefined, timeoutMs, credentials: r.credentials };
 }
 
-export async function performProxyRequest(request: ProxyRequest, fetchFn: FetchFn, now: () => number = () => performance.now()): Promise<ProxyResponse> {
-  const controller = new AbortController();
+export interface ProxyDeps {
+  gateway: Pick<ConnectionGateway, 'prepare'>;
+  open: OpenRequest;
+  now?: () => number;
+}
+
+export async function performProxyRequest(request: ProxyRequest, deps: ProxyDeps): Promise<ProxyResponse> {
+  const prepared = await deps.gateway.prepare(request);
+  const now = deps.now ?? (() => performance.now());
   const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
   const started = now();
-  try {
-    const response = await fetchFn(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body,
-      credentials: 'include',
-      redirect: 'follow',
-      signal: controller.signal,
+  const outgoing = deps.open({ method: request.method, url: prepared.url, jar: prepared.jar });
+  for (const [name, value] of Object.entries(prepared.headers)) outgoing.setHeader(name, value);
+  return new Promise<ProxyResponse>((resolve, reject) => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const timer = setTimeout(() => {
+      settle(() => reject(new Error(`No answer from ${request.url} within ${Math.round(timeoutMs / 1000)} s.`)));
+      outgoing.abort();
+    }, timeoutMs);
+    receiveAnswer(outgoing, {
+      url: request.url,
+      limit: prepared.connection.answerLimit,
+      started,
+      now,
+      done: (response) => settle(() => resolve(response)),
+      fail: (error) => settle(() => reject(error)),
     });
-    const body = new Uint8Array(await response.arrayBuffer());
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      // Cookies stay in main's jar; the page has no use for them.
-      if (name.toLowerCase() !== 'set-cookie') headers[name] = value;
-    });
-    return { status: response.status, statusText: response.statusText, headers, body, timeMs: now() - started };
-  } catch (err) {
-    if (controller.signal.aborted) throw new Error(`No answer from ${request.url} within ${Math.round(timeoutMs / 1000)} s.`);
-    const cause = (err as Error & { cause?: Error }).cause?.message ?? (err as Error).message;
-    throw new Error(`Could not reach ${request.url} (${cause}).`);
-  } finally {
-    clearTimeout(timer);
-  }
+    outgoing.on('error', (error) => settle(() => reject(new Error(`Could not reach ${request.url} (${error.message}).`))));
+    const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : request.body;
+    if (body === undefined) return outgoing.end();
+    outgoing.write(new TextEncoder().encode(body), () => outgoing.end());
+  });
 }

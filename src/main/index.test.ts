@@ -44,7 +44,9 @@ vi.mock('electron', () => {
     setPermissionRequestHandler: vi.fn(),
     setPermissionCheckHandler: vi.fn(),
     webRequest: { onHeadersReceived: vi.fn() },
-    fetch: vi.fn(),
+    resolveHost: vi.fn(async () => ({ endpoints: [] })),
+    cookies: { get: vi.fn(async () => []) },
+    clearStorageData: vi.fn(async () => {}),
   };
   return {
     app: {
@@ -58,7 +60,7 @@ vi.mock('electron', () => {
       on: (name: string, listener: Fn) => h.appListeners.set(name, [...(h.appListeners.get(name) ?? []), listener]),
     },
     BrowserWindow,
-    dialog: { showOpenDialog: vi.fn(), showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
+    dialog: { showOpenDialog: vi.fn(), showSaveDialog: vi.fn(), showErrorBox: vi.fn(), showMessageBox: vi.fn(async () => ({ response: 1 })) },
     ipcMain: {
       handle: (channel: string, listener: Fn) => {
         h.ipcChannels.push(channel);
@@ -82,6 +84,7 @@ vi.mock('electron', () => {
 vi.mock('../server/index.ts', async (importOriginal) => ({
   openDatabase: (await importOriginal<typeof ServerModule>()).openDatabase,
   CloneJobs: (await importOriginal<typeof ServerModule>()).CloneJobs,
+  workspaceCodeFiles: () => [],
   start: async (options: unknown) => {
     h.startCalls.push(options);
     return { url: 'http://127.0.0.1:43210', port: 43210, close: () => h.serverClose(), localAdminToken: 'local-admin-token' };
@@ -135,11 +138,21 @@ describe('Electron main', () => {
     expect(h.windows[0]!.loaded).toEqual(['app://console/index.html']);
   });
 
-  it('starts the embedded server on 127.0.0.1, a free port, as local admin, and tells the window', () => {
-    expect(h.startCalls).toEqual([expect.objectContaining({ host: '127.0.0.1', port: 0, localAdmin: true })]);
+  it('starts the embedded server on 127.0.0.1, a free port, as local admin, without a console page, and tells the window', () => {
+    expect(h.startCalls).toEqual([expect.objectContaining({ host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false })]);
     expect(h.startCalls[0]).not.toHaveProperty('workspace');
     const sent = h.windows[0]!.sent;
-    expect(sent).toContainEqual(['embedded:changed', { state: 'running', url: 'http://127.0.0.1:43210', workspace: null, localAdminToken: 'local-admin-token' }]);
+    expect(sent).toContainEqual(['embedded:changed', { state: 'running', url: 'http://127.0.0.1:43210', workspace: null, localAdmin: true }]);
+  });
+
+  it("never gives the page the local admin's credential: not in app:get-info, not in an event", async () => {
+    const console = { senderFrame: { url: 'app://console/index.html', parent: null } };
+    const call = (channel: string, ...args: unknown[]) => Promise.resolve(h.ipcListeners.get(channel)!(console, ...args));
+    const info = await call('app:get-info');
+    expect(JSON.stringify(info)).not.toContain('local-admin-token');
+    expect(JSON.stringify(h.windows[0]!.sent)).not.toContain('local-admin-token');
+    await expect(call('secrets:has', 'token:embedded')).resolves.toBe(false);
+    expect(h.ipcListeners.has('secrets:get')).toBe(false);
   });
 
   it('guards every web contents against navigation and new windows', () => {

@@ -5,17 +5,25 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import WebSocket from 'ws';
 import type { AppInfo, BridgeEventMap, EmbeddedServerStatus, EventChannel } from '../shared/bridge.ts';
-import { CloneJobs, start } from '../server/index.ts';
+import { CloneJobs, start, workspaceCodeFiles } from '../server/index.ts';
 import { createAppProtocolHandler } from './app-protocol.ts';
 import { APP_ENTRY_URL, APP_SCHEME, createAppUrlMatcher } from './app-url.ts';
+import { devServerUrl as devServerUrlFor, IS_DEV_BUILD } from './build-flavor.ts';
+import { ConnectionRegistry } from './connections/connection-registry.ts';
+import { CredentialVault, tokenKey } from './connections/credential-vault.ts';
+import { ConnectionGateway } from './connections/gateway.ts';
+import { ReachPolicy } from './connections/reach-policy.ts';
 import { contentSecurityPolicy } from './csp.ts';
+import { clearCookies, cookieHeader, electronOutgoing, resolveHost } from './electron-net.ts';
 import { EmbeddedServer, type StartServerFn } from './embedded-server.ts';
+import { openExternalChecked, UserGesture } from './external-open.ts';
 import { appHandlers } from './ipc/app-handlers.ts';
 import { cloneHandlers } from './ipc/clone-handlers.ts';
 import { SqliteHistoryStore } from './history/sqlite-history-store.ts';
+import { connectionHandlers } from './ipc/connection-handlers.ts';
 import { fileHandlers } from './ipc/file-handlers.ts';
 import { historyHandlers } from './ipc/history-handlers.ts';
 import { documentHandlers } from './ipc/document-handlers.ts';
@@ -30,18 +38,20 @@ import { workspaceHandlers } from './ipc/workspace-handlers.ts';
 import { wsHandlers } from './ipc/ws-handlers.ts';
 import { buildMenuTemplate } from './menu.ts';
 import { installNavigationGuards } from './navigation-guard.ts';
+import { askOpenExternal, askReach, askTrust } from './prompts.ts';
 import { RecentWorkspaces } from './recent-workspaces.ts';
 import { CollectionFolder } from './collection-folder.ts';
 import { SecretStore } from './secret-store.ts';
 import { textFileAt } from './text-file.ts';
-import { UploadProxy, type OutgoingRequest } from './upload-proxy.ts';
+import { UploadProxy } from './upload-proxy.ts';
 import { isPermissionAllowed, mainWindowOptions } from './window-options.ts';
+import { WorkspaceTrust } from './workspace-trust.ts';
 import { WsProxy } from './ws-proxy.ts';
 
 // Tests (e2e/electron) run each launch in a fresh profile.
 if (process.env.JQL_USER_DATA_DIR) app.setPath('userData', process.env.JQL_USER_DATA_DIR);
 
-const devServerUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const devServerUrl = devServerUrlFor(process.env, IS_DEV_BUILD);
 const isAppUrl = createAppUrlMatcher(devServerUrl);
 
 // Must run before `ready`: app:// behaves like https (secure context, fetch, module workers).
@@ -55,7 +65,7 @@ let window: BrowserWindow | null = null;
 
 const startServer: StartServerFn = async (options) => {
   const server = await start(options);
-  // `localAdminToken` comes with the server's --local-admin support; read it defensively.
+  // The local admin's credential, in this process: it goes to the vault and nowhere else.
   const token = (server as { localAdminToken?: unknown }).localAdminToken;
   return { url: server.url, close: () => server.close(), ...(typeof token === 'string' ? { localAdminToken: token } : {}) };
 };
@@ -67,40 +77,39 @@ function send<C extends EventChannel>(channel: C, payload: BridgeEventMap[C]): v
 const userData = app.getPath('userData');
 const recent = new RecentWorkspaces(textFileAt(join(userData, 'workspaces.json')));
 const secrets = new SecretStore(safeStorage, textFileAt(join(userData, 'secrets.json')));
-/** Each connection's cookie jar (session authentication), kept across restarts. */
-const connectionSession = (connectionId: string) => session.fromPartition(`persist:jql-${connectionId}`);
+const parent = () => window;
 
-/** Electron's ClientRequest as the upload proxy sees it; chunked, so a large file is never held twice. */
-function electronOutgoing(connectionId: string, url: string): OutgoingRequest {
-  const request = net.request({ method: 'PUT', url, session: connectionSession(connectionId), useSessionCookies: true, redirect: 'error' });
-  request.chunkedEncoding = true;
-  return {
-    setHeader: (name, value) => request.setHeader(name, value),
-    write: (chunk, callback) => request.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength), undefined, callback),
-    end: () => void request.end(),
-    abort: () => request.abort(),
-    uploaded: () => {
-      const progress = request.getUploadProgress();
-      return progress.started ? progress.current : null;
-    },
-    on: (event: 'response' | 'error', listener: (arg: never) => void) => request.on(event as 'error', listener as (error: Error) => void),
-  };
-}
+// Main's registry of connections and their credentials (issue 21.3): the page holds no token.
+const vault = new CredentialVault(secrets);
+const registry = new ConnectionRegistry({
+  file: textFileAt(join(userData, 'connections.json')),
+  forgetCredentials: async (id) => {
+    await vault.delete(tokenKey(id));
+    await clearCookies(id);
+  },
+});
+const reach = new ReachPolicy({ resolve: resolveHost, ask: (origin, addresses) => askReach(parent, origin, addresses), file: textFileAt(join(userData, 'allowed-origins.json')) });
+const gateway = new ConnectionGateway({ registry, vault, reach });
 
 const uploads = new UploadProxy({
-  open: ({ connectionId, url }) => electronOutgoing(connectionId, url),
+  gateway,
+  open: (options) => electronOutgoing({ ...options, streamed: true }),
   onProgress: (progress) => send('http:upload-progress', progress),
 });
 
 const sockets = new WsProxy({
-  create: (url, headers) => new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024 }),
-  cookieHeader: async (connectionId, url) => {
-    const cookies = await connectionSession(connectionId).cookies.get({ url });
-    return cookies.length > 0 ? cookies.map((c) => `${c.name}=${c.value}`).join('; ') : null;
-  },
+  gateway,
+  create: (url, headers, options) => new WebSocket(url, { headers, maxPayload: options.maxPayload, lookup: options.lookup, followRedirects: false }),
+  cookieHeader,
   onMessage: (message) => send('ws:message', message),
   onClosed: (closed) => send('ws:closed', closed),
 });
+
+const trust = new WorkspaceTrust({ file: textFileAt(join(userData, 'trusted-workspaces.json')), codeFiles: workspaceCodeFiles, ask: (workspace, files) => askTrust(parent, workspace, files) });
+
+/** Real input reaching the window: an external open right after it needs no question (external-open.ts). */
+const gesture = new UserGesture();
+const openExternal = (url: string) => openExternalChecked(url, { gesture, confirm: (u) => askOpenExternal(parent, u), open: (u) => shell.openExternal(u) });
 
 let history: SqliteHistoryStore | null = null;
 let documents: SqliteDocumentStore | null = null;
@@ -111,16 +120,25 @@ const embedded = new EmbeddedServer({
   start: startServer,
   userDataDir: userData,
   collections: () => collectionFolder.current,
+  onServer: (url, localAdminToken) => {
+    registry.setEmbedded(url);
+    vault.setLocalAdmin(localAdminToken);
+  },
   onStatus: (status: EmbeddedServerStatus) => send('embedded:changed', status),
 });
 
 /** "Reproduce locally": copies go under the user's data folder, each served like the embedded server. */
 const clones = new CloneJobs({
   root: join(userData, 'clones'),
-  serve: (copy) => startServer({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true }),
+  serve: (copy) => startServer({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false }),
 });
 
 async function openWorkspace(path: string | null): Promise<void> {
+  if (path && !(await trust.allows(path))) {
+    // Not trusted: its code does not run. Whatever runs now keeps running (the demo at start).
+    if (embedded.status.state !== 'running') await embedded.open(null);
+    return;
+  }
   const status = await embedded.open(path);
   if (status.state === 'failed' && path) {
     await recent.forget(path);
@@ -156,7 +174,7 @@ async function openWorkspaceDialog(): Promise<void> {
 
 function refreshMenu(): void {
   const template = buildMenuTemplate(
-    { isMac: process.platform === 'darwin', isDev: !app.isPackaged, recent: recent.recent, current: recent.current, appName: app.name },
+    { isMac: process.platform === 'darwin', isDev: IS_DEV_BUILD, recent: recent.recent, current: recent.current, appName: app.name },
     {
       openWorkspace: () => void openWorkspaceDialog(),
       openRecent: (path) => void openWorkspace(path),
@@ -173,7 +191,8 @@ function appInfo(): AppInfo {
 }
 
 function createWindow(): void {
-  window = new BrowserWindow(mainWindowOptions(join(import.meta.dirname, '../preload/index.cjs')));
+  window = new BrowserWindow(mainWindowOptions(join(import.meta.dirname, '../preload/index.cjs'), IS_DEV_BUILD));
+  window.webContents.on('input-event', (_event, input) => gesture.note(input.type));
   window.once('ready-to-show', () => window?.show());
   window.on('closed', () => {
     window = null;
@@ -186,7 +205,7 @@ function createWindow(): void {
 }
 
 app.on('web-contents-created', (_event, contents) => {
-  installNavigationGuards(contents, { isAppUrl, openExternal: (url) => void shell.openExternal(url) });
+  installNavigationGuards(contents, { isAppUrl, openExternal: (url) => void openExternal(url) });
 });
 
 app.on('second-instance', () => {
@@ -209,6 +228,7 @@ void app.whenReady().then(async () => {
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => isPermissionAllowed(permission));
 
   history = SqliteHistoryStore.open(join(userData, 'history.sqlite'));
+  await registry.load();
   documents = SqliteDocumentStore.open(join(userData, 'documents.sqlite'));
 
   registerIpcHandlers(ipcMain, {
@@ -216,22 +236,17 @@ void app.whenReady().then(async () => {
     validators,
     handlers: {
       ...appHandlers({ getInfo: appInfo }),
-      ...httpHandlers({
-        // One cookie jar per connection, kept across restarts (session authentication).
-        fetchFor: (connectionId) => {
-          const ses = connectionSession(connectionId);
-          return (url, init) => ses.fetch(url, init);
-        },
-      }),
-      ...secretHandlers(secrets),
+      ...httpHandlers({ gateway, open: electronOutgoing }),
+      ...connectionHandlers(registry),
+      ...secretHandlers(vault),
       ...fileHandlers({
-        chooseSavePath: async (suggestedName) => {
-          const options: Electron.SaveDialogOptions = { defaultPath: join(app.getPath('downloads'), suggestedName) };
+        chooseSavePath: async (name, extension) => {
+          const options: Electron.SaveDialogOptions = { defaultPath: join(app.getPath('downloads'), name), filters: [{ name: extension.toUpperCase(), extensions: [extension] }] };
           const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
           return result.canceled || !result.filePath ? null : result.filePath;
         },
         writeFile: (path, data) => writeFile(path, data),
-        openExternal: (url) => shell.openExternal(url),
+        openExternal,
       }),
       ...workspaceHandlers({ openWorkspaceDialog, openWorkspace: (path) => openWorkspace(path), recent: () => recent.recent }),
       ...uploadHandlers(uploads),

@@ -2,7 +2,9 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import { UPLOAD_CANCELLED_MESSAGE, type UploadIpcRequest } from '../shared/bridge.ts';
 import { ProxyRequestError } from './http-proxy.ts';
-import { encodeMultipart, UploadProxy, validateUploadRequest, type IncomingLike, type OutgoingRequest } from './upload-proxy.ts';
+import type { IncomingLike, OutgoingRequest } from './net/outgoing.ts';
+import { testConnections } from './testing/test-connections.ts';
+import { encodeMultipart, UploadProxy, validateUploadRequest } from './upload-proxy.ts';
 
 const bytes = (n: number, fill = 7) => new Uint8Array(n).fill(fill);
 
@@ -109,12 +111,25 @@ describe('encodeMultipart', () => {
   });
 });
 
+/** The gateway with conn-1 registered (a loopback origin the user allowed), holding a token. */
+async function gateway() {
+  const c = testConnections();
+  await c.add({ id: 'conn-1', baseUrl: 'http://127.0.0.1:1', authClass: 'jwt' }, 'main-held-token');
+  return c.gateway;
+}
+
+/** Lets the gateway's checks (microtasks only) finish, before the first chunk's write callback. */
+async function settle() {
+  for (let i = 0; i < 50; i++) await Promise.resolve();
+}
+
 describe('UploadProxy', () => {
   it('streams the body chunk by chunk, reports progress and returns the answer without cookies', async () => {
     const fake = fakeOutgoing();
     const progress: Array<[number, number]> = [];
-    const proxy = new UploadProxy({ open: () => fake.outgoing, onProgress: (p) => progress.push([p.loaded, p.total]), progressIntervalMs: 1 });
+    const proxy = new UploadProxy({ gateway: await gateway(), open: () => fake.outgoing, onProgress: (p) => progress.push([p.loaded, p.total]), progressIntervalMs: 1 });
     const pending = proxy.perform(request());
+    await settle();
     expect(proxy.active).toBe(1);
     await new Promise((resolve) => fake.events.once('ended', resolve));
     fake.answer(200, '{"__payload__":{"id":1}}', { 'content-type': 'application/json', 'set-cookie': ['jql_session=x'] });
@@ -124,6 +139,8 @@ describe('UploadProxy', () => {
     expect(new TextDecoder().decode(res.body)).toBe('{"__payload__":{"id":1}}');
     expect(fake.headers['Content-Type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(fake.headers.Accept).toBe('application/json');
+    // Main's credential, to the connection's origin.
+    expect(fake.headers.Authorization).toBe('Bearer main-held-token');
     expect(fake.written.length).toBeGreaterThan(3);
     const total = fake.written.reduce((n, c) => n + c.byteLength, 0);
     expect(progress[0]).toEqual([0, total]);
@@ -134,8 +151,9 @@ describe('UploadProxy', () => {
 
   it('cancels by id: aborts the request and rejects with the cancel message', async () => {
     const fake = fakeOutgoing();
-    const proxy = new UploadProxy({ open: () => fake.outgoing, onProgress: vi.fn() });
+    const proxy = new UploadProxy({ gateway: await gateway(), open: () => fake.outgoing, onProgress: vi.fn() });
     const pending = proxy.perform(request());
+    await settle();
     proxy.cancel('u1');
     await expect(pending).rejects.toThrow(UPLOAD_CANCELLED_MESSAGE);
     expect(fake.aborted).toBe(true);
@@ -146,8 +164,9 @@ describe('UploadProxy', () => {
 
   it('words network errors and refuses a second upload under the same id', async () => {
     const fake = fakeOutgoing();
-    const proxy = new UploadProxy({ open: () => fake.outgoing, onProgress: vi.fn() });
+    const proxy = new UploadProxy({ gateway: await gateway(), open: () => fake.outgoing, onProgress: vi.fn() });
     const pending = proxy.perform(request());
+    await settle();
     await expect(proxy.perform(request())).rejects.toThrow(/already running/);
     fake.events.emit('error', new Error('connect ECONNREFUSED'));
     await expect(pending).rejects.toThrow('Could not reach http://127.0.0.1:1/jql (connect ECONNREFUSED).');
@@ -155,9 +174,22 @@ describe('UploadProxy', () => {
 
   it('takes an early answer (payload_too_large) while the body is still being sent', async () => {
     const fake = fakeOutgoing();
-    const proxy = new UploadProxy({ open: () => fake.outgoing, onProgress: vi.fn() });
+    const proxy = new UploadProxy({ gateway: await gateway(), open: () => fake.outgoing, onProgress: vi.fn() });
     const pending = proxy.perform(request());
+    await settle();
     fake.answer(413, '{"__errors__":[{"code":"payload_too_large"}]}');
     await expect(pending).resolves.toMatchObject({ status: 413 });
+  });
+
+  it('sends nothing to an origin that is not the connection\'s, and refuses a redirect', async () => {
+    const fake = fakeOutgoing();
+    const open = vi.fn(() => fake.outgoing);
+    const proxy = new UploadProxy({ gateway: await gateway(), open, onProgress: vi.fn() });
+    await expect(proxy.perform(request({ url: 'http://collector.example/jql' }))).rejects.toThrow(/is not the origin of this connection/);
+    expect(open).not.toHaveBeenCalled();
+    const pending = proxy.perform(request());
+    await settle();
+    fake.answer(307, '', { location: 'http://127.0.0.1:9229/json' });
+    await expect(pending).rejects.toThrow(/answered 307, a redirect to http:\/\/127\.0\.0\.1:9229\/json; the console follows no redirects/);
   });
 });

@@ -1,13 +1,17 @@
 /**
  * Multipart uploads that main performs for the renderer (`http:upload`): the parts arrive over IPC,
  * are encoded as multipart/form-data here and streamed to `PUT {base}/jql` with the connection's
- * cookie jar, with progress events and cancel by upload id. The request is validated here because
- * the renderer is not trusted. The network request itself is behind `OutgoingRequest` (Electron's
- * ClientRequest in the app, a fake in tests).
+ * credential (the gateway adds it, to the connection's origin only), with progress events and cancel
+ * by upload id. The request is validated here because the renderer is not trusted. The network
+ * request itself is behind `OutgoingRequest` (Electron's ClientRequest in the app, Node's in tests);
+ * the answer is read like every other one (receive-answer: no redirects, the answer limit).
  */
 import { randomBytes } from 'node:crypto';
 import { UPLOAD_CANCELLED_MESSAGE, type ProxyResponse, type UploadIpcRequest, type UploadPartData, type UploadProgressEvent } from '../shared/bridge.ts';
+import type { ConnectionGateway } from './connections/gateway.ts';
 import { ProxyRequestError, validateConnectionId, validateHeaders, validateUrl } from './http-proxy.ts';
+import type { OpenRequest } from './net/outgoing.ts';
+import { receiveAnswer } from './net/receive-answer.ts';
 
 /** Far above the server's default file limit (100 MiB): the server answers payload_too_large itself. */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -81,30 +85,9 @@ export function encodeMultipart(parts: UploadPartData[], boundary = `----jql-con
   return { contentType: `multipart/form-data; boundary=${boundary}`, chunks, total: chunks.reduce((sum, c) => sum + c.byteLength, 0) };
 }
 
-/** The answer of an OutgoingRequest (Electron's IncomingMessage). */
-export interface IncomingLike {
-  statusCode: number;
-  statusMessage: string;
-  headers: Record<string, string | string[]>;
-  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
-  on(event: 'end', listener: () => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
-/** The members of Electron's ClientRequest an upload uses. */
-export interface OutgoingRequest {
-  setHeader(name: string, value: string): void;
-  write(chunk: Uint8Array, callback: () => void): void;
-  end(): void;
-  abort(): void;
-  /** Bytes the network stack has sent, when it can tell (Electron: getUploadProgress().current). */
-  uploaded(): number | null;
-  on(event: 'response', listener: (response: IncomingLike) => void): unknown;
-  on(event: 'error', listener: (error: Error) => void): unknown;
-}
-
 export interface UploadDeps {
-  open(request: { connectionId: string; url: string }): OutgoingRequest;
+  gateway: Pick<ConnectionGateway, 'prepare'>;
+  open: OpenRequest;
   onProgress(progress: UploadProgressEvent): void;
   now?: () => number;
   progressIntervalMs?: number;
@@ -127,13 +110,15 @@ export class UploadProxy {
     this.running.get(uploadId)?.();
   }
 
-  perform(request: UploadIpcRequest): Promise<ProxyResponse> {
-    if (this.running.has(request.uploadId)) return Promise.reject(new Error('An upload with that id is already running.'));
+  async perform(request: UploadIpcRequest): Promise<ProxyResponse> {
+    if (this.running.has(request.uploadId)) throw new Error('An upload with that id is already running.');
+    const prepared = await this.deps.gateway.prepare({ connectionId: request.connectionId, url: request.url, headers: request.headers, credentials: 'connection' });
+    if (this.running.has(request.uploadId)) throw new Error('An upload with that id is already running.');
     const now = this.deps.now ?? (() => performance.now());
     const body = encodeMultipart(request.parts);
     const started = now();
-    const outgoing = this.deps.open({ connectionId: request.connectionId, url: request.url });
-    for (const [name, value] of Object.entries(request.headers)) outgoing.setHeader(name, value);
+    const outgoing = this.deps.open({ method: 'PUT', url: prepared.url, jar: prepared.jar });
+    for (const [name, value] of Object.entries(prepared.headers)) outgoing.setHeader(name, value);
     outgoing.setHeader('Content-Type', body.contentType);
 
     return new Promise<ProxyResponse>((resolve, reject) => {
@@ -162,27 +147,19 @@ export class UploadProxy {
       this.running.set(request.uploadId, () => fail(new Error(UPLOAD_CANCELLED_MESSAGE)));
 
       outgoing.on('error', (error) => fail(new Error(`Could not reach ${request.url} (${error.message}).`)));
-      outgoing.on('response', (response) => {
-        // The server may answer early (payload_too_large) before the body is all sent.
-        progress(body.total);
-        const chunks: Uint8Array[] = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('error', (error) => fail(new Error(`The answer from ${request.url} broke off (${error.message}).`)));
-        response.on('end', () => {
+      outgoing.on('response', () => progress(body.total));
+      // The server may answer early (payload_too_large) before the body is all sent.
+      receiveAnswer(outgoing, {
+        url: request.url,
+        limit: prepared.connection.answerLimit,
+        started,
+        now,
+        done: (response) => {
           if (settled) return;
           finish();
-          const headers: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (name.toLowerCase() !== 'set-cookie') headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          const bytes = new Uint8Array(chunks.reduce((sum, c) => sum + c.byteLength, 0));
-          let at = 0;
-          for (const c of chunks) {
-            bytes.set(c, at);
-            at += c.byteLength;
-          }
-          resolve({ status: response.statusCode, statusText: response.statusMessage, headers, body: bytes, timeMs: now() - started });
-        });
+          resolve(response);
+        },
+        fail,
       });
 
       // Write one chunk at a time: the next goes once the previous is taken (memory stays flat).

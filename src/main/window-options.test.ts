@@ -3,7 +3,7 @@ import { isPermissionAllowed, mainWindowOptions } from './window-options.ts';
 
 describe('mainWindowOptions', () => {
   it('isolates the page: context isolation, sandbox, no Node, no webview', () => {
-    const prefs = mainWindowOptions('/app/preload/index.cjs').webPreferences!;
+    const prefs = mainWindowOptions('/app/preload/index.cjs', false).webPreferences!;
     expect(prefs).toMatchObject({
       preload: '/app/preload/index.cjs',
       contextIsolation: true,
@@ -19,7 +19,7 @@ describe('mainWindowOptions', () => {
   });
 
   it('shows the window only when it has painted', () => {
-    expect(mainWindowOptions('p').show).toBe(false);
+    expect(mainWindowOptions('p', false).show).toBe(false);
   });
 });
 

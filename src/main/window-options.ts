@@ -1,10 +1,11 @@
 /**
  * The console window's options: context isolation, sandbox, no Node in the page (Electron security
- * checklist #3, #4, #7), no webview tag, no drag-and-drop navigation.
+ * checklist #3, #4, #7), no webview tag, no drag-and-drop navigation, DevTools only in a development
+ * build (build-flavor.ts).
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
 
-export function mainWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function mainWindowOptions(preloadPath: string, devTools: boolean): BrowserWindowConstructorOptions {
   return {
     width: 1440,
     height: 900,
@@ -26,6 +27,7 @@ export function mainWindowOptions(preloadPath: string): BrowserWindowConstructor
       navigateOnDragDrop: false,
       safeDialogs: true,
       spellcheck: false,
+      devTools,
     },
   };
 }

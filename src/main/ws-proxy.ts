@@ -1,18 +1,37 @@
 /**
  * WebSockets that main opens for the renderer (`ws:*`): the `/jql-streams` sockets of every
- * connection. The page's CSP allows it no socket of its own, and a session cookie lives in main's
- * per-connection jar anyway. Messages and closes go back as `ws:message` / `ws:closed` events. The
- * page names the connection, the URL and its bearer token if any; main adds the cookie.
+ * connection. The page's CSP allows it no socket of its own. The page names the connection and the
+ * URL; the gateway checks that the URL is on the connection's origin and main adds the credential
+ * (bearer token, cookies from the connection's jar). Messages and closes go back as `ws:message` /
+ * `ws:closed` events. Each socket's backlog is bounded both ways (issue 21.5): main stops reading a
+ * socket while the page has more than BACKLOG_PAUSE_CHARS of its messages unacknowledged (TCP then
+ * holds the server back, which closes a subscriber that falls too far behind with 4008, PROTOCOL.md
+ * 10), and refuses to queue a message to send while the socket's own buffer is full.
  */
 import { randomUUID } from 'node:crypto';
 import type { WsClosedEvent, WsMessageEvent, WsOpenRequest } from '../shared/bridge.ts';
+import { plainLabel } from '../shared/plain-label.ts';
+import { checkedLookup, type LookupFn } from './connections/checked-lookup.ts';
+import type { ConnectionGateway } from './connections/gateway.ts';
 import { ProxyRequestError, validateConnectionId, validateUrl } from './http-proxy.ts';
+
+/** One message from the server may be this large (ws closes with 1009 above it). */
+export const MAX_INCOMING_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Main pauses reading a socket while the page has this much of its messages unacknowledged... */
+export const BACKLOG_PAUSE_CHARS = 8 * 1024 * 1024;
+/** ...and reads on once the page is back under this. */
+export const BACKLOG_RESUME_CHARS = 2 * 1024 * 1024;
+/** Messages the page sends wait in the socket's buffer up to this much. */
+export const MAX_OUTGOING_BUFFER_BYTES = 8 * 1024 * 1024;
 
 /** The members of a `ws` WebSocket used here. */
 export interface WsLike {
   send(data: string): void;
   close(code?: number, reason?: string): void;
   terminate(): void;
+  pause(): void;
+  resume(): void;
+  readonly bufferedAmount: number;
   on(event: 'open', listener: () => void): unknown;
   on(event: 'message', listener: (data: unknown, isBinary: boolean) => void): unknown;
   on(event: 'close', listener: (code: number, reason: { toString(): string }) => void): unknown;
@@ -20,27 +39,27 @@ export interface WsLike {
 }
 
 export interface WsProxyDeps {
-  create(url: string, headers: Record<string, string>): WsLike;
-  /** The connection's cookies for that URL as a Cookie header, or null. */
-  cookieHeader(connectionId: string, url: string): Promise<string | null>;
+  gateway: Pick<ConnectionGateway, 'prepare'>;
+  create(url: string, headers: Record<string, string>, options: { lookup: LookupFn; maxPayload: number }): WsLike;
+  /** The cookies of a connection's jar for that URL as a Cookie header, or null. */
+  cookieHeader(jar: string, url: string): Promise<string | null>;
   onMessage(message: WsMessageEvent): void;
   onClosed(closed: WsClosedEvent): void;
   newId?: () => string;
   maxSockets?: number;
+  /** BACKLOG_PAUSE_CHARS and BACKLOG_RESUME_CHARS unless given (tests use small ones). */
+  backlog?: { pauseChars: number; resumeChars: number };
 }
 
 const MAX_MESSAGE_CHARS = 1024 * 1024;
-const BEARER = /^Bearer [\x21-\x7e]{1,8192}$/;
 const SOCKET_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function validateWsOpen(input: unknown): WsOpenRequest {
   if (typeof input !== 'object' || input === null) throw new ProxyRequestError('A socket request must be an object.');
   const r = input as Record<string, unknown>;
+  // No credential comes from the page: main adds the connection's own, unless asked to open it anonymously.
   const request: WsOpenRequest = { connectionId: validateConnectionId(r.connectionId), url: validateUrl(r.url, ['ws:', 'wss:']).href };
-  if (r.authorization !== undefined) {
-    if (typeof r.authorization !== 'string' || !BEARER.test(r.authorization)) throw new ProxyRequestError('The authorization must be "Bearer <token>".');
-    request.authorization = r.authorization;
-  }
+  if (r.credentials === 'omit') request.credentials = 'omit';
   return request;
 }
 
@@ -71,8 +90,21 @@ export function httpUrlOf(wsUrl: string): string {
   return url.href;
 }
 
+/** Characters the page acknowledges at once: at most what one socket may hold back. */
+export function validateAckChars(input: unknown): number {
+  if (typeof input !== 'number' || !Number.isInteger(input) || input < 0 || input > 1024 ** 3) throw new ProxyRequestError('Invalid acknowledgement.');
+  return input;
+}
+
+interface OpenSocket {
+  ws: WsLike;
+  /** Characters sent to the page and not yet acknowledged. */
+  unacked: number;
+  paused: boolean;
+}
+
 export class WsProxy {
-  private readonly sockets = new Map<string, WsLike>();
+  private readonly sockets = new Map<string, OpenSocket>();
   private readonly deps: WsProxyDeps;
 
   constructor(deps: WsProxyDeps) {
@@ -86,13 +118,14 @@ export class WsProxy {
   /** Resolves with the socket's id once it is open; rejects when it cannot open. */
   async open(request: WsOpenRequest): Promise<{ socketId: string }> {
     if (this.sockets.size >= (this.deps.maxSockets ?? 32)) throw new Error('Too many open sockets.');
-    const cookie = await this.deps.cookieHeader(request.connectionId, httpUrlOf(request.url));
+    const prepared = await this.deps.gateway.prepare({ connectionId: request.connectionId, url: request.url, headers: {}, credentials: request.credentials ?? 'connection' });
+    const cookie = prepared.jar ? await this.deps.cookieHeader(prepared.jar, httpUrlOf(request.url)) : null;
     const socketId = (this.deps.newId ?? randomUUID)();
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...prepared.headers };
     if (cookie) headers.Cookie = cookie;
-    if (request.authorization) headers.Authorization = request.authorization;
-    const ws = this.deps.create(request.url, headers);
-    this.sockets.set(socketId, ws);
+    const ws = this.deps.create(request.url, headers, { lookup: checkedLookup(prepared.reach.allowLocal), maxPayload: MAX_INCOMING_MESSAGE_BYTES });
+    const entry: OpenSocket = { ws, unacked: 0, paused: false };
+    this.sockets.set(socketId, entry);
     return new Promise((resolve, reject) => {
       let opened = false;
       ws.on('open', () => {
@@ -101,7 +134,14 @@ export class WsProxy {
       });
       ws.on('message', (data, isBinary) => {
         // The stream protocol is text; binary frames are not ours to pass on.
-        if (!isBinary && this.sockets.get(socketId) === ws) this.deps.onMessage({ socketId, data: String(data) });
+        if (isBinary || this.sockets.get(socketId) !== entry) return;
+        const text = String(data);
+        entry.unacked += text.length;
+        if (!entry.paused && entry.unacked > (this.deps.backlog?.pauseChars ?? BACKLOG_PAUSE_CHARS)) {
+          entry.paused = true;
+          ws.pause();
+        }
+        this.deps.onMessage({ socketId, data: text });
       });
       ws.on('error', (error) => {
         if (!opened) {
@@ -110,30 +150,42 @@ export class WsProxy {
         }
       });
       ws.on('close', (code, reason) => {
-        const known = this.sockets.get(socketId) === ws;
+        const known = this.sockets.get(socketId) === entry;
         this.sockets.delete(socketId);
         if (!opened) reject(new Error(`Could not open ${request.url} (close code ${code}).`));
-        else if (known) this.deps.onClosed({ socketId, code, reason: reason.toString() });
+        else if (known) this.deps.onClosed({ socketId, code, reason: plainLabel(reason.toString()) });
       });
     });
   }
 
   send(socketId: string, data: string): void {
-    const ws = this.sockets.get(socketId);
-    if (!ws) throw new Error('That socket is closed.');
-    ws.send(data);
+    const socket = this.sockets.get(socketId);
+    if (!socket) throw new Error('That socket is closed.');
+    if (socket.ws.bufferedAmount + data.length > MAX_OUTGOING_BUFFER_BYTES) throw new Error('The socket is not sending fast enough: the message was not sent.');
+    socket.ws.send(data);
+  }
+
+  /** The page has taken `chars` more characters of this socket's messages. */
+  ack(socketId: string, chars: number): void {
+    const socket = this.sockets.get(socketId);
+    if (!socket) return;
+    socket.unacked = Math.max(0, socket.unacked - chars);
+    if (socket.paused && socket.unacked <= (this.deps.backlog?.resumeChars ?? BACKLOG_RESUME_CHARS)) {
+      socket.paused = false;
+      socket.ws.resume();
+    }
   }
 
   close(socketId: string, code: number, reason: string): void {
-    const ws = this.sockets.get(socketId);
-    if (!ws) return;
-    ws.close(closeCode(code), closeReason(reason));
+    const socket = this.sockets.get(socketId);
+    if (!socket) return;
+    socket.ws.close(closeCode(code), closeReason(reason));
   }
 
   /** The page went away (reload, crash): its sockets go with it, without events. */
   closeAll(): void {
     const all = [...this.sockets.values()];
     this.sockets.clear();
-    for (const ws of all) ws.terminate();
+    for (const socket of all) socket.ws.terminate();
   }
 }

@@ -19,18 +19,21 @@ describe('createBridge', () => {
     const bridge = createBridge(ipc);
     await bridge.getAppInfo();
     await bridge.setSecret('token:a', 'v');
-    await bridge.request({ connectionId: 'c', url: 'http://h', method: 'GET', headers: {} });
+    await bridge.request({ connectionId: 'c', url: 'http://h', method: 'GET', headers: {}, credentials: 'connection' });
+    await bridge.registerConnection({ id: 'c', baseUrl: 'http://h', authClass: 'jwt' });
+    await bridge.forgetConnection('c');
     await bridge.saveFile({ suggestedName: 'x.json', data: 'd' });
     await bridge.openWorkspace();
     await bridge.openRecentWorkspace('/w.json');
     await bridge.openExternal('https://e');
-    await bridge.getSecret('k');
+    await bridge.hasSecret('k');
     await bridge.deleteSecret('k');
     await bridge.upload({ uploadId: 'u1', connectionId: 'c', url: 'http://h/jql', headers: {}, parts: [{ kind: 'field', name: 'query', value: '{}' }] });
     await bridge.cancelUpload('u1');
     await bridge.wsOpen({ connectionId: 'c', url: 'ws://h/jql-streams' });
     await bridge.wsSend('s1', '{"type":"ping"}');
     await bridge.wsClose('s1', 1000, 'bye');
+    await bridge.wsAck('s1', 42);
     await bridge.historyAdd({ connectionId: 'c', connectionName: 'C', document: '{}', status: 200, timeMs: 1, size: 2, summary: 's', at: 1 });
     await bridge.historyList({ text: 'x' });
     await bridge.historyGet('h1');
@@ -49,13 +52,23 @@ describe('createBridge', () => {
     expect(ipc.invoke).toHaveBeenCalledWith('http:upload-cancel', 'u1');
   });
 
+  it('has no way to read a secret back (issue 21.3)', () => {
+    const bridge = createBridge(fakeIpc().ipc) as unknown as Record<string, unknown>;
+    expect(bridge.getSecret).toBeUndefined();
+    expect(Object.keys(bridge).filter((k) => /secret/i.test(k)).sort()).toEqual(['deleteSecret', 'hasSecret', 'setSecret']);
+    expect(INVOKE_CHANNELS).not.toContain('secrets:get');
+  });
+
   it('exposes named methods only, never a generic send or ipcRenderer', () => {
     const bridge = createBridge(fakeIpc().ipc) as unknown as Record<string, unknown>;
     expect(Object.keys(bridge).sort()).toEqual(
       [
         'deleteSecret',
         'getAppInfo',
-        'getSecret',
+        'hasSecret',
+        'registerConnection',
+        'forgetConnection',
+        'wsAck',
         'onEmbeddedChanged',
         'onRecentWorkspacesChanged',
         'openExternal',

@@ -36,6 +36,11 @@ export interface AppOptions extends StateOptions {
   collections?: string;
   /** "Reproduce locally" for the browser-mode console (`--local-admin`): the clone jobs it may start. */
   clones?: CloneJobs;
+  /**
+   * Serve the console web UI and its configuration (browser mode, the default). The desktop app's
+   * embedded server serves neither: its page is app://, and it hands no credential to any caller.
+   */
+  serveConsole?: boolean;
 }
 
 export interface BuiltApp {
@@ -100,7 +105,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await registerWebSockets(app);
   await app.register(streamRoute, { prefix, state, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
-  await serveConsole(app, {
+  if (options.serveConsole !== false) await serveConsole(app, {
     basePath: state.basePath,
     rootDir: fileURLToPath(new URL('../../out/renderer', import.meta.url)),
     config: (request) => ({ basePath: state.basePath, version: state.version, ...(isLocalAdminRequest(request, state.localAdmin) ? { localAdmin: true } : {}) }),

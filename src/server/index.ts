@@ -8,6 +8,7 @@ import { localAdminToken, retireLocalAdminTokens } from './auth/local-admin.ts';
 import type { ServerState } from './context.ts';
 import { isLoopbackAddress, isLoopbackName, urlHost } from './http/loopback.ts';
 import { launchUrl } from './web/launch-exchange.ts';
+import { loadWorkspace } from './workspace/resolve.ts';
 
 export interface StartOptions extends AppOptions {
   /** 0 picks a free port. */
@@ -77,6 +78,15 @@ export async function stop(server: RunningServer): Promise<void> {
 }
 
 export { buildApp };
+
+/**
+ * The JavaScript files a workspace runs in the process that serves it (each app's controllers and
+ * hooks modules), so the desktop app can say which files will run before it trusts a workspace.
+ */
+export function workspaceCodeFiles(file: string): string[] {
+  const ws = loadWorkspace(file);
+  return [...ws.apps.values()].flatMap((app) => [app.controllersPath, app.hooksPath]).filter((path): path is string => typeof path === 'string');
+}
 /** SQLite for the desktop app's own stores (history, documents): the server's one door to the driver. */
 export { openDatabase, type Sqlite } from './db/database.ts';
 /** "Reproduce locally": clone jobs whose copies a given `serve` function starts (Electron main, `serve`). */

@@ -5,22 +5,39 @@
  */
 import type { CloneJobStatus, CloneRequest } from './clone.ts';
 import type { HistoryQuery, HistoryRun, NewHistoryRun } from './history.ts';
+import type { AuthenticationClass } from './protocol.ts';
 
-/** The embedded server as main sees it; sent on start and again when File > Open Workspace swaps it. */
+/**
+ * The embedded server as main sees it; sent on start and again when File > Open Workspace swaps it.
+ * It never carries the local admin's credential (WORKSPACE.md "The local admin"): `localAdmin` says
+ * that main signs the page's requests to this server in as the local admin.
+ */
 export type EmbeddedServerStatus =
   | { state: 'starting'; workspace: string | null }
-  | {
-      state: 'running';
-      url: string;
-      workspace: string | null;
-      localAdminToken?: string;
-      /**
-       * The page acts as the local admin without holding a credential: browser mode's HttpOnly launch
-       * cookie goes with every same-origin request (WORKSPACE.md "The local admin").
-       */
-      localAdmin?: boolean;
-    }
+  | { state: 'running'; url: string; workspace: string | null; localAdmin: boolean }
   | { state: 'failed'; workspace: string | null; message: string };
+
+/** The id of the embedded connection: main registers it itself, with the local admin's credential. */
+export const EMBEDDED_CONNECTION_ID = 'embedded';
+
+/** Answers larger than this are cut off by main unless the connection says otherwise (issue 21.5). */
+export const DEFAULT_ANSWER_LIMIT = 64 * 1024 * 1024;
+export const MIN_ANSWER_LIMIT = 1024 * 1024;
+export const MAX_ANSWER_LIMIT = 1024 * 1024 * 1024;
+
+/**
+ * A connection as the page tells main about it (`connections:register`). Main keeps the registry:
+ * it adds the connection's credential itself, only to this origin, and forgets the credential
+ * when the origin or the authentication class changes.
+ */
+export interface ConnectionSpec {
+  id: string;
+  /** Origin plus base path; requests for this connection may go to its origin only. */
+  baseUrl: string;
+  authClass: AuthenticationClass;
+  /** Bytes of an answer main reads before it stops (DEFAULT_ANSWER_LIMIT when absent). */
+  answerLimit?: number;
+}
 
 export interface AppInfo {
   appVersion: string;
@@ -34,13 +51,19 @@ export type ProxyMethod = (typeof PROXY_METHODS)[number];
 
 /** An HTTP request that main performs for the renderer (remote servers, so cookies and CORS behave like a real client). */
 export interface ProxyRequest {
-  /** Cookies are kept per connection: each connection id gets its own cookie jar in main. */
+  /** A connection main knows (`connections:register`); the URL must be on its origin. */
   connectionId: string;
   url: string;
   method: ProxyMethod;
+  /** Authorization and Cookie are main's to add: the page's are dropped unless `credentials` is 'omit'. */
   headers: Record<string, string>;
   body?: string;
   timeoutMs?: number;
+  /**
+   * `connection`: main adds the connection's bearer token and cookie jar. `omit`: main adds nothing
+   * and uses no jar (health checks, "anyone", a diff identity whose token the page got itself).
+   */
+  credentials: 'connection' | 'omit';
 }
 
 export interface ProxyResponse {
@@ -90,14 +113,14 @@ export const UPLOAD_CANCELLED_MESSAGE = 'The upload was cancelled.';
 
 /**
  * A WebSocket that main opens for the renderer (`/jql-streams`): the page's CSP allows no socket of
- * its own, and main adds the connection's session cookie from its jar.
+ * its own, and main adds the connection's credential (bearer token or cookie jar) itself.
  */
 export interface WsOpenRequest {
   connectionId: string;
-  /** ws: or wss: */
+  /** ws: or wss:, on the connection's origin. */
   url: string;
-  /** `Bearer <token>` for a token connection. */
-  authorization?: string;
+  /** As for a request: `connection` (the default) signs the socket in, `omit` opens it anonymously. */
+  credentials?: 'connection' | 'omit';
 }
 
 export interface WsMessageEvent {
@@ -123,8 +146,10 @@ export const DOCUMENT_KEY_PATTERN = /^[A-Za-z0-9:._-]{1,200}$/;
 export interface BridgeInvokeMap {
   'app:get-info': { args: []; result: AppInfo };
   'http:request': { args: [request: ProxyRequest]; result: ProxyResponse };
-  'secrets:get': { args: [key: string]; result: string | null };
+  'connections:register': { args: [spec: ConnectionSpec]; result: void };
+  'connections:forget': { args: [id: string]; result: void };
   'secrets:set': { args: [key: string, value: string]; result: void };
+  'secrets:has': { args: [key: string]; result: boolean };
   'secrets:delete': { args: [key: string]; result: void };
   'file:save': { args: [request: SaveFileRequest]; result: SaveFileResult };
   'shell:open-external': { args: [url: string]; result: boolean };
@@ -135,6 +160,7 @@ export interface BridgeInvokeMap {
   'ws:open': { args: [request: WsOpenRequest]; result: { socketId: string } };
   'ws:send': { args: [socketId: string, data: string]; result: void };
   'ws:close': { args: [socketId: string, code: number, reason: string]; result: void };
+  'ws:ack': { args: [socketId: string, chars: number]; result: void };
   'history:add': { args: [run: NewHistoryRun]; result: HistoryRun };
   'history:list': { args: [query: HistoryQuery]; result: HistoryRun[] };
   'history:get': { args: [id: string]; result: HistoryRun | null };
@@ -165,8 +191,10 @@ export type InvokeResult<C extends InvokeChannel> = BridgeInvokeMap[C]['result']
 export const INVOKE_CHANNELS = [
   'app:get-info',
   'http:request',
-  'secrets:get',
+  'connections:register',
+  'connections:forget',
   'secrets:set',
+  'secrets:has',
   'secrets:delete',
   'file:save',
   'shell:open-external',
@@ -177,6 +205,7 @@ export const INVOKE_CHANNELS = [
   'ws:open',
   'ws:send',
   'ws:close',
+  'ws:ack',
   'history:add',
   'history:list',
   'history:get',
@@ -192,15 +221,20 @@ export const INVOKE_CHANNELS = [
 
 export const EVENT_CHANNELS = ['embedded:changed', 'workspace:recent-changed', 'http:upload-progress', 'ws:message', 'ws:closed'] as const satisfies readonly EventChannel[];
 
-/** Secret keys are short identifiers the renderer chooses, e.g. `token:conn-1a2b`. */
+/** Secret keys are short identifiers the renderer chooses: `token:<connection id>` holds a connection's bearer token. */
 export const SECRET_KEY_PATTERN = /^[A-Za-z0-9:._-]{1,128}$/;
 
 /** What the preload exposes as `window.jql`: one named method per channel, nothing else. */
 export interface JqlBridge {
   getAppInfo(): Promise<AppInfo>;
   request(request: ProxyRequest): Promise<ProxyResponse>;
-  getSecret(key: string): Promise<string | null>;
+  /** Tells main about a connection (again after a change); requests for it need this first. */
+  registerConnection(spec: ConnectionSpec): Promise<void>;
+  /** Main forgets the connection, its token and its cookies. */
+  forgetConnection(id: string): Promise<void>;
+  /** Secrets are write-only from the page: it may store, test and delete one, never read it back. */
   setSecret(key: string, value: string): Promise<void>;
+  hasSecret(key: string): Promise<boolean>;
   deleteSecret(key: string): Promise<void>;
   saveFile(request: SaveFileRequest): Promise<SaveFileResult>;
   openExternal(url: string): Promise<boolean>;
@@ -215,6 +249,8 @@ export interface JqlBridge {
   wsOpen(request: WsOpenRequest): Promise<{ socketId: string }>;
   wsSend(socketId: string, data: string): Promise<void>;
   wsClose(socketId: string, code: number, reason: string): Promise<void>;
+  /** The page has taken `chars` characters of a socket's messages: main reads on while the backlog is small. */
+  wsAck(socketId: string, chars: number): Promise<void>;
   onWsMessage(listener: (message: WsMessageEvent) => void): () => void;
   onWsClosed(listener: (closed: WsClosedEvent) => void): () => void;
   historyAdd(run: NewHistoryRun): Promise<HistoryRun>;

@@ -1,28 +1,29 @@
-/** `file:save` (a response body to a file the user picks) and `shell:open-external` (checked links). */
+/**
+ * `file:save` (a response body to a file the user picks; its extension follows the content, see
+ * save-name.ts) and `shell:open-external` (a web page, opened right after the user's click or after
+ * main asked, see external-open.ts).
+ */
 import type { SaveFileResult } from '../../shared/bridge.ts';
-import { isSafeExternalUrl } from '../app-url.ts';
+import { savedFileName } from '../save-name.ts';
 import type { Handlers } from './register.ts';
-import { safeFileName } from './validators.ts';
 
 export interface FileDeps {
-  /** Shows the save dialog; resolves with the chosen path or null when cancelled. */
-  chooseSavePath(suggestedName: string): Promise<string | null>;
+  /** Shows the save dialog with `name` and a filter for `extension`; resolves with the chosen path or null when cancelled. */
+  chooseSavePath(name: string, extension: string): Promise<string | null>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
-  openExternal(url: string): Promise<void>;
+  /** Opens a web page in the system browser if the user clicked for it or agrees; true when opened. */
+  openExternal(url: string): Promise<boolean>;
 }
 
 export function fileHandlers(deps: FileDeps): Pick<Handlers, 'file:save' | 'shell:open-external'> {
   return {
     'file:save': async ({ suggestedName, data }): Promise<SaveFileResult> => {
-      const path = await deps.chooseSavePath(safeFileName(suggestedName));
+      const { name, extension } = await savedFileName(suggestedName, data);
+      const path = await deps.chooseSavePath(name, extension);
       if (!path) return { saved: false };
       await deps.writeFile(path, data);
       return { saved: true, path };
     },
-    'shell:open-external': async (url) => {
-      if (!isSafeExternalUrl(url)) return false;
-      await deps.openExternal(url);
-      return true;
-    },
+    'shell:open-external': (url) => deps.openExternal(url),
   };
 }

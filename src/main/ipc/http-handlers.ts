@@ -1,7 +1,7 @@
-/** `http:request`: the renderer's requests to JQL servers, performed with the connection's cookie jar. */
-import { performProxyRequest, type FetchFn } from '../http-proxy.ts';
+/** `http:request`: the renderer's requests to JQL servers, through the gateway (origin, reach, credential). */
+import { performProxyRequest, type ProxyDeps } from '../http-proxy.ts';
 import type { Handlers } from './register.ts';
 
-export function httpHandlers(deps: { fetchFor: (connectionId: string) => FetchFn }): Pick<Handlers, 'http:request'> {
-  return { 'http:request': (request) => performProxyRequest(request, deps.fetchFor(request.connectionId)) };
+export function httpHandlers(deps: ProxyDeps): Pick<Handlers, 'http:request'> {
+  return { 'http:request': (request) => performProxyRequest(request, deps) };
 }

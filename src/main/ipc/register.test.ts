@@ -3,7 +3,7 @@ import { INVOKE_CHANNELS } from '../../shared/bridge.ts';
 import { createAppUrlMatcher } from '../app-url.ts';
 import { registerIpcHandlers, type Handlers, type IpcMainLike } from './register.ts';
 import { isTrustedSender, type SenderInfo } from './sender.ts';
-import { InvalidArgumentsError, safeFileName, validators } from './validators.ts';
+import { InvalidArgumentsError, validators } from './validators.ts';
 
 type Listener = (event: SenderInfo, ...args: unknown[]) => unknown;
 
@@ -19,8 +19,10 @@ function allHandlers(): Handlers {
   return {
     'app:get-info': vi.fn(() => ({ appVersion: '1', platform: 'linux', embedded: { state: 'starting' as const, workspace: null }, recentWorkspaces: [] })),
     'http:request': vi.fn(async () => ({ status: 200, statusText: 'OK', headers: {}, body: new Uint8Array(), timeMs: 1 })),
-    'secrets:get': vi.fn(async () => 'value'),
+    'connections:register': vi.fn(async () => {}),
+    'connections:forget': vi.fn(async () => {}),
     'secrets:set': vi.fn(async () => {}),
+    'secrets:has': vi.fn(async () => true),
     'secrets:delete': vi.fn(async () => {}),
     'file:save': vi.fn(async () => ({ saved: false as const })),
     'shell:open-external': vi.fn(async () => true),
@@ -31,6 +33,7 @@ function allHandlers(): Handlers {
     'ws:open': vi.fn(async () => ({ socketId: 's1' })),
     'ws:send': vi.fn(),
     'ws:close': vi.fn(),
+    'ws:ack': vi.fn(),
     'history:add': vi.fn((run) => ({ id: 'h1', ...run })),
     'history:list': vi.fn(() => []),
     'history:get': vi.fn(() => null),
@@ -63,8 +66,30 @@ describe('registerIpcHandlers', () => {
 
   it('answers the console window', async () => {
     const { call, impl } = setup();
-    await expect(call('secrets:get', appFrame, 'token:conn-1')).resolves.toBe('value');
-    expect(impl['secrets:get']).toHaveBeenCalledWith('token:conn-1');
+    await expect(call('secrets:has', appFrame, 'token:conn-1')).resolves.toBe(true);
+    expect(impl['secrets:has']).toHaveBeenCalledWith('token:conn-1');
+  });
+
+  it('has no channel that reads a secret back (issue 21.3)', () => {
+    const { handlers } = setup();
+    expect(handlers.has('secrets:get')).toBe(false);
+    expect([...handlers.keys()].filter((c) => c.startsWith('secrets:')).sort()).toEqual(['secrets:delete', 'secrets:has', 'secrets:set']);
+  });
+
+  it('checks a connection the page registers', async () => {
+    const { call, impl } = setup();
+    await call('connections:register', appFrame, { id: 'conn-1', baseUrl: 'https://jql.example/api', authClass: 'jwt', answerLimit: 8 * 1024 * 1024 });
+    expect(impl['connections:register']).toHaveBeenCalledWith({ id: 'conn-1', baseUrl: 'https://jql.example/api', authClass: 'jwt', answerLimit: 8 * 1024 * 1024 });
+    for (const bad of [
+      { id: 'conn-1', baseUrl: 'file:///etc', authClass: 'jwt' },
+      { id: 'conn-1', baseUrl: 'https://u:p@jql.example', authClass: 'jwt' },
+      { id: '../x', baseUrl: 'https://jql.example', authClass: 'jwt' },
+      { id: 'conn-1', baseUrl: 'https://jql.example', authClass: 'basic' },
+      { id: 'conn-1', baseUrl: 'https://jql.example', authClass: 'jwt', answerLimit: 10 * 1024 ** 3 },
+    ]) {
+      await expect(call('connections:register', appFrame, bad), JSON.stringify(bad)).rejects.toThrow();
+    }
+    expect(impl['connections:register']).toHaveBeenCalledTimes(1);
   });
 
   it('refuses other senders: other pages, subframes, no frame', async () => {
@@ -75,8 +100,8 @@ describe('registerIpcHandlers', () => {
       { senderFrame: { url: 'file:///tmp/x.html', parent: null } },
       { senderFrame: null },
     ];
-    for (const event of others) await expect(call('secrets:get', event, 'token:a')).rejects.toThrow(/not the console window/);
-    expect(impl['secrets:get']).not.toHaveBeenCalled();
+    for (const event of others) await expect(call('secrets:has', event, 'token:a')).rejects.toThrow(/not the console window/);
+    expect(impl['secrets:has']).not.toHaveBeenCalled();
   });
 
   it('refuses ill-typed arguments before the handler runs', async () => {
@@ -84,6 +109,7 @@ describe('registerIpcHandlers', () => {
     await expect(call('secrets:set', appFrame, 'token:a', { not: 'string' })).rejects.toThrow(InvalidArgumentsError);
     await expect(call('app:get-info', appFrame, 'extra')).rejects.toThrow(InvalidArgumentsError);
     await expect(call('http:request', appFrame, { url: 'file:///etc/passwd' })).rejects.toThrow();
+    await expect(call('ws:ack', appFrame, 's1', -5)).rejects.toThrow();
     await expect(call('file:save', appFrame, { suggestedName: 'x', data: 42 })).rejects.toThrow(InvalidArgumentsError);
     expect(impl['secrets:set']).not.toHaveBeenCalled();
     expect(impl['http:request']).not.toHaveBeenCalled();
@@ -109,14 +135,5 @@ describe('registerIpcHandlers', () => {
     await expect(call('history:add', appFrame, { nope: true })).rejects.toThrow();
     await expect(call('history:list', appFrame, { outcome: 'maybe' })).rejects.toThrow();
     expect(impl['history:add']).not.toHaveBeenCalled();
-  });
-});
-
-describe('safeFileName', () => {
-  it('keeps a plain name and strips directories and odd characters', () => {
-    expect(safeFileName('tickets-retrieve.json')).toBe('tickets-retrieve.json');
-    expect(safeFileName('../../.bashrc')).toBe('bashrc');
-    expect(safeFileName('C:\\x\\a:b?.json')).toBe('a_b_.json');
-    expect(safeFileName('')).toBe('response.json');
   });
 });

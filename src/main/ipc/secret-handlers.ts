@@ -1,11 +1,15 @@
-/** `secrets:*`: the safeStorage-backed store; values never leave main except to the console window. */
-import type { SecretStore } from '../secret-store.ts';
+/**
+ * `secrets:*`: write-only from the page (issue 21.3). It may store a token it was just given, ask
+ * whether one is stored, and delete it; reading one back is no channel at all. Main reads tokens
+ * itself when it signs a connection's request (connections/credential-vault.ts).
+ */
+import type { CredentialVault } from '../connections/credential-vault.ts';
 import type { Handlers } from './register.ts';
 
-export function secretHandlers(store: Pick<SecretStore, 'get' | 'set' | 'delete'>): Pick<Handlers, 'secrets:get' | 'secrets:set' | 'secrets:delete'> {
+export function secretHandlers(vault: Pick<CredentialVault, 'set' | 'has' | 'delete'>): Pick<Handlers, 'secrets:set' | 'secrets:has' | 'secrets:delete'> {
   return {
-    'secrets:get': (key) => store.get(key),
-    'secrets:set': (key, value) => store.set(key, value),
-    'secrets:delete': (key) => store.delete(key),
+    'secrets:set': (key, value) => vault.set(key, value),
+    'secrets:has': (key) => vault.has(key),
+    'secrets:delete': (key) => vault.delete(key),
   };
 }

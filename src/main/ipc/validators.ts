@@ -5,10 +5,11 @@
 import { SECRET_KEY_PATTERN, type InvokeArgs, type InvokeChannel, type SaveFileRequest } from '../../shared/bridge.ts';
 import { parseDocumentChanges, parseDocumentKey } from '../documents/validate.ts';
 import { parseHistoryQuery, parseNewRun, parseRunId } from '../history/validate.ts';
-import { validateProxyRequest } from '../http-proxy.ts';
+import { validateConnectionSpec } from '../connections/connection-registry.ts';
+import { validateConnectionId, validateProxyRequest } from '../http-proxy.ts';
 import { validateUploadRequest } from '../upload-proxy.ts';
 import { validateCloneRequest } from './clone-handlers.ts';
-import { closeCode, closeReason, validateSocketId, validateWsMessage, validateWsOpen } from '../ws-proxy.ts';
+import { closeCode, closeReason, validateAckChars, validateSocketId, validateWsMessage, validateWsOpen } from '../ws-proxy.ts';
 
 export type Validators = { [C in InvokeChannel]: (args: unknown[]) => InvokeArgs<C> };
 
@@ -42,8 +43,10 @@ function saveRequest(value: unknown): SaveFileRequest {
 export const validators: Validators = {
   'app:get-info': none,
   'http:request': (args) => [validateProxyRequest(args[0])],
-  'secrets:get': (args) => [secretKey(args[0])],
+  'connections:register': (args) => [validateConnectionSpec(args[0])],
+  'connections:forget': (args) => [validateConnectionId(args[0])],
   'secrets:set': (args) => [secretKey(args[0]), string(args[1], 'secret value')],
+  'secrets:has': (args) => [secretKey(args[0])],
   'secrets:delete': (args) => [secretKey(args[0])],
   'file:save': (args) => [saveRequest(args[0])],
   'shell:open-external': (args) => [string(args[0], 'URL', 8192)],
@@ -54,6 +57,7 @@ export const validators: Validators = {
   'ws:open': (args) => [validateWsOpen(args[0])],
   'ws:send': (args) => [validateSocketId(args[0]), validateWsMessage(args[1])],
   'ws:close': (args) => [validateSocketId(args[0]), closeCode(args[1]), closeReason(args[2])],
+  'ws:ack': (args) => [validateSocketId(args[0]), validateAckChars(args[1])],
   'history:add': (args) => [parseNewRun(args[0])],
   'history:list': (args) => [parseHistoryQuery(args[0])],
   'history:get': (args) => [parseRunId(args[0])],
@@ -66,10 +70,3 @@ export const validators: Validators = {
   'clone:status': (args) => [string(args[0], 'clone id', 64)],
   'clone:cancel': (args) => [string(args[0], 'clone id', 64)],
 };
-
-/** A file name for the save dialog: no directories, no characters that file systems refuse. */
-export function safeFileName(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(/[\u0000-\u001f<>:"|?*]/g, '_').replace(/^\.+/, '').trim();
-  return cleaned.slice(0, 120) || 'response.json';
-}

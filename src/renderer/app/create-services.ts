@@ -31,7 +31,7 @@ export function createServices(platform: Platform, documents: LoadedDocuments): 
   const storage = window.localStorage;
   const toasts = new Toasts();
   const notSaved = (message: string) => toasts.show(message, 'error', NOT_SAVED_TOAST_MS);
-  const connections = new ConnectionsStore(storage, platform.secrets, { onSaveError: notSaved });
+  const connections = new ConnectionsStore(storage, platform.secrets, { onSaveError: notSaved, ...(platform.connectionRegistry ? { registry: platform.connectionRegistry } : {}) });
   const tabs = new TabsStore(documents.tabs, EMBEDDED_ID, {
     storage: documents.storage,
     onSaveError: notSaved,

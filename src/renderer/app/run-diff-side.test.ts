@@ -5,11 +5,11 @@ import type { Platform } from '../state/platform.ts';
 import { RunLog, type RunRecord } from '../state/run-log.ts';
 import { createMemorySecretStore } from '../state/secret-store.ts';
 import { NetworkError, type HttpRequestSpec } from '../transport/transport.ts';
-import { DIFF_IDENTITY_JAR, runSide } from './run-diff-side.ts';
+import { runSide } from './run-diff-side.ts';
 
 function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body: string }>) {
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
-  connections.setEmbedded('http://127.0.0.1:9', 'tok');
+  connections.setEmbedded('http://127.0.0.1:9', { localAdmin: true, token: 'tok' });
   const sent: HttpRequestSpec[] = [];
   const platform = {
     transport: {
@@ -58,11 +58,14 @@ describe('runSide (one side of a diff)', () => {
     expect(recorded).toEqual([]);
   });
 
-  it('runs as another identity on the same connection: its token, or none, in a cookie jar of its own', async () => {
+  it("runs as another identity on the same connection: its token, or none, without the connection's credential", async () => {
     const { services, sent } = setup(async () => ({ status: 200, body: '{"__payload__": [], "__errors__": null}' }));
     await runSide(services, { connectionId: EMBEDDED_ID, label: 'Embedded server as viewer', token: 'viewer-token' }, '{"__meta__": {}}');
     await runSide(services, { connectionId: EMBEDDED_ID, label: 'Embedded server as anyone', token: null }, '{"__meta__": {}}');
-    expect(sent[0]).toMatchObject({ connectionId: DIFF_IDENTITY_JAR, url: 'http://127.0.0.1:9/jql?query_info_level=1', headers: { Authorization: 'Bearer viewer-token' }, withCredentials: false });
+    expect(sent[0]).toMatchObject({ connectionId: EMBEDDED_ID, url: 'http://127.0.0.1:9/jql?query_info_level=1', headers: { Authorization: 'Bearer viewer-token' }, withCredentials: false });
+    // In the desktop app main adds nothing to these (no connectionCredentials) and uses no cookie jar.
+    expect(sent[0]?.connectionCredentials).toBeUndefined();
     expect(sent[1]?.headers.Authorization).toBeUndefined();
+    expect(sent[1]?.connectionCredentials).toBeUndefined();
   });
 });

@@ -13,8 +13,15 @@ import type { Services } from '../state/services.ts';
 import { substituteVariables } from '../state/variables.ts';
 import { buildRunRequest, type ServerTarget } from '../transport/jql-client.ts';
 
-/** Requests made as a diff identity use a cookie jar of their own (Electron), so no session cookie of the connection rides along. */
-export const DIFF_IDENTITY_JAR = 'diff-identity';
+/**
+ * A target that runs as a diff identity on `own`'s server: its token (null: anonymous) instead of the
+ * connection's credential. The page got that token by signing in for the diff; in the desktop app
+ * main adds nothing to such a request and uses no cookie jar, so no credential of the connection
+ * rides along, and it still goes to the connection's origin only.
+ */
+export function identityTarget(own: ServerTarget, token: string | null): ServerTarget {
+  return { connectionId: own.connectionId, baseUrl: own.baseUrl, authClass: 'jwt', token, heldCredential: false };
+}
 
 export interface DiffSideTarget {
   connectionId: string;
@@ -41,7 +48,7 @@ export async function runSide(
   if (!filled.ok) return sideFromFailure(name, filled.errors.map((e) => e.message).join('\n'));
   const refusal = refuseInDiff(classifyDocument(filled.text, side.describe ?? null));
   if (refusal) return sideFromFailure(name, refusal);
-  const target: ServerTarget = side.token === undefined ? own : { connectionId: DIFF_IDENTITY_JAR, baseUrl: own.baseUrl, authClass: 'jwt', token: side.token };
+  const target: ServerTarget = side.token === undefined ? own : identityTarget(own, side.token);
   const at = now();
   try {
     // Level 1 adds the SQL count and database time to the comparison.

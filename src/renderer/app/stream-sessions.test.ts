@@ -7,7 +7,7 @@ import { StreamSessions } from './stream-sessions.ts';
 
 function setup() {
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
-  connections.setEmbedded('http://127.0.0.1:9', 'tok');
+  connections.setEmbedded('http://127.0.0.1:9', { localAdmin: true, token: 'tok' });
   const made: string[] = [];
   const disposed: string[] = [];
   const sessions = new StreamSessions(connections, (id) => {

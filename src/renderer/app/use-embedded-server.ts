@@ -11,7 +11,7 @@ export function useEmbeddedServer(services: Services): { workspace: string | nul
       services.platform.watchEmbedded((status) => {
         setWorkspace(status.workspace);
         if (status.state === 'running') {
-          services.connections.setEmbedded(status.url, status.localAdminToken, status.localAdmin === true);
+          services.connections.setEmbedded(status.url, { localAdmin: status.localAdmin, token: 'pageToken' in status ? (status.pageToken ?? null) : null });
           void services.queryClient.invalidateQueries({ predicate: (q) => touchesConnection(q.queryKey, EMBEDDED_ID) });
         } else if (status.state === 'starting') services.connections.setEmbeddedPending();
         else services.connections.setEmbeddedError(status.message);

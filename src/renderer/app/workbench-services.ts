@@ -59,10 +59,10 @@ export function createWorkbenchServices(services: Services, savedQueries: SavedQ
   };
   const makeSession = (connectionId: string): StreamSession => {
     const connection = connections.get(connectionId)!;
-    // The desktop page may open no socket itself (CSP): main carries it, with the cookie jar.
+    // The desktop page may open no socket itself (CSP): main carries it, with the connection's credential.
     if (bridge) {
-      const authorization = () => (token(connectionId) ? `Bearer ${token(connectionId)}` : null);
-      return new StreamSession({ connect: bridgeSocketConnector(bridge, connectionId, streamUrl(connection.baseUrl, null), authorization) });
+      const signedIn = () => connections.get(connectionId)?.signedIn === true || connection.authClass === 'session';
+      return new StreamSession({ connect: bridgeSocketConnector(bridge, connectionId, streamUrl(connection.baseUrl, null), signedIn) });
     }
     return createStreamSession({ baseUrl: connection.baseUrl, getToken: () => token(connectionId) });
   };

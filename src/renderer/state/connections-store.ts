@@ -4,12 +4,17 @@
  * a server the console's own server or main started, signed in as that copy's local admin; they
  * last as long as that server, so they are not kept across restarts). Each has a deployment kind (local, development, staging,
  * production) and a read-only switch (state/safety). Names, URLs, kinds and the signed-in user's
- * name are kept in localStorage; tokens only in the SecretStore, and in memory while the app runs.
+ * name are kept in localStorage; tokens only in the SecretStore. In the desktop app main holds every
+ * token (the local admin's included) and this page none: it tells main about each connection (the
+ * registry port) before its first request, and hands a token it was just given to main to keep.
+ * In a browser tab the tokens are in this page's memory.
  */
+import type { ConnectionSpec } from '../../shared/bridge.ts';
 import type { AuthenticationClass } from '../../shared/protocol.ts';
 import type { ServerTarget, SignedInUser } from '../transport/jql-client.ts';
 import { ExternalStore, newId, readJson, writeJson, type KeyValueStorage } from './external-store.ts';
 import { DEFAULT_REMOTE_KIND, defaultReadOnly, isDeploymentKind, type DeploymentKind } from './safety/connection-kinds.ts';
+import type { ConnectionRegistryPort } from './platform.ts';
 import type { SecretStore } from './secret-store.ts';
 
 export const EMBEDDED_ID = 'embedded';
@@ -30,6 +35,8 @@ export interface Connection {
   readOnly: boolean;
   /** Embedded only: signed in as someone other than the local admin, who can be brought back. */
   canRestoreLocalAdmin?: boolean;
+  /** Bytes of an answer the desktop app reads before it stops; main's default (64 MiB) when absent. */
+  answerLimit?: number;
 }
 
 export interface ConnectionDraft {
@@ -38,6 +45,7 @@ export interface ConnectionDraft {
   authClass: AuthenticationClass;
   deployment?: DeploymentKind;
   readOnly?: boolean;
+  answerLimit?: number;
 }
 
 export interface ConnectionsState {
@@ -48,9 +56,9 @@ export interface ConnectionsState {
 }
 
 interface Persisted {
-  connections: Array<Pick<Connection, 'id' | 'name' | 'baseUrl' | 'authClass' | 'user' | 'deployment' | 'readOnly'>>;
-  /** The embedded connection's read-only switch (the rest of it comes from the server). */
-  embedded?: { readOnly: boolean };
+  connections: Array<Pick<Connection, 'id' | 'name' | 'baseUrl' | 'authClass' | 'user' | 'deployment' | 'readOnly' | 'answerLimit'>>;
+  /** The embedded connection's read-only switch and answer limit (the rest of it comes from the server). */
+  embedded?: { readOnly: boolean; answerLimit?: number };
 }
 
 /** A remote connection saved without a kind (an older version) is production, read-only: the safe guess. */
@@ -61,18 +69,28 @@ function remoteKind(c: Partial<Connection>): { deployment: DeploymentKind; readO
 
 const tokenKey = (id: string) => `token:${id}`;
 
+/** What main needs to know of a connection. */
+function specOf(c: Pick<Connection, 'id' | 'baseUrl' | 'authClass' | 'answerLimit'>): ConnectionSpec {
+  return { id: c.id, baseUrl: c.baseUrl, authClass: c.authClass, ...(c.answerLimit ? { answerLimit: c.answerLimit } : {}) };
+}
+
 export class ConnectionsStore extends ExternalStore<ConnectionsState> {
+  /** Tokens held by this page (browser mode only). */
   private tokens = new Map<string, string>();
   private storage: KeyValueStorage;
   private secrets: SecretStore;
-  private localAdminToken: string | null = null;
   private readonly localIds = new Set<string>();
-  /** Browser mode: the page is the local admin through an HttpOnly cookie it cannot read. */
-  private ambientLocalAdmin = false;
+  private registry: ConnectionRegistryPort | null;
+  /**
+   * The local admin: a token this page holds (older servers), or one held outside the page (main's in
+   * the desktop app, the HttpOnly launch cookie in browser mode: `token` null), or none.
+   */
+  private localAdmin: { token: string | null } | null = null;
   private embeddedReadOnly: boolean;
+  private embeddedAnswerLimit: number | undefined;
   private readonly onSaveError: (message: string) => void;
 
-  constructor(storage: KeyValueStorage, secrets: SecretStore, options: { onSaveError?: (message: string) => void } = {}) {
+  constructor(storage: KeyValueStorage, secrets: SecretStore, options: { onSaveError?: (message: string) => void; registry?: ConnectionRegistryPort } = {}) {
     const saved = readJson<Persisted>(storage, STORAGE_KEY);
     const remotes: Connection[] = (saved?.connections ?? [])
       .filter((c) => typeof c?.id === 'string' && typeof c.baseUrl === 'string')
@@ -81,18 +99,29 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.storage = storage;
     this.secrets = secrets;
     this.embeddedReadOnly = saved?.embedded?.readOnly === true;
+    this.embeddedAnswerLimit = typeof saved?.embedded?.answerLimit === 'number' ? saved.embedded.answerLimit : undefined;
     this.onSaveError = options.onSaveError ?? (() => {});
+    this.registry = options.registry ?? null;
+    for (const c of remotes) this.registry?.register(specOf(c));
   }
 
-  /** Reads the stored tokens of remote connections (async: in Electron they come from main). */
+  /** True where main holds the tokens (the desktop app): this page never has one. */
+  private get mainHolds(): boolean {
+    return this.secrets.holder === 'main';
+  }
+
+  /** Which remote connections have a stored token (async: in Electron main answers), and in browser mode the tokens. */
   async loadSecrets(): Promise<void> {
     for (const c of this.getSnapshot().connections) {
       if (c.kind !== 'remote') continue;
-      const token = await this.secrets.get(tokenKey(c.id)).catch(() => null);
-      if (token) {
+      const stored = await this.secrets.has(tokenKey(c.id)).catch(() => false);
+      if (!stored) continue;
+      if (!this.mainHolds) {
+        const token = await this.secrets.get(tokenKey(c.id)).catch(() => null);
+        if (!token) continue;
         this.tokens.set(c.id, token);
-        this.patch(c.id, { signedIn: true });
       }
+      this.patch(c.id, { signedIn: true });
     }
   }
 
@@ -104,19 +133,27 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     const c = this.get(id);
     if (!c) return null;
     const token = this.tokens.get(c.id) ?? null;
-    const localAdmin = c.id === EMBEDDED_ID && this.ambientLocalAdmin && token === null;
-    return { connectionId: c.id, baseUrl: c.baseUrl, authClass: c.authClass, token, ...(localAdmin ? { localAdmin } : {}) };
+    // Browser mode's local admin: the page's HttpOnly cookie goes with same-origin requests, and only
+    // while no other user's token overrides it ("Sign in as…").
+    const cookieAdmin = !this.mainHolds && c.id === EMBEDDED_ID && c.signedIn && this.localAdmin !== null && this.localAdmin.token === null && token === null;
+    return {
+      connectionId: c.id,
+      baseUrl: c.baseUrl,
+      authClass: c.authClass,
+      token,
+      // Main signs the request in only while the page shows the connection signed in.
+      ...((this.mainHolds && c.signedIn) || cookieAdmin ? { heldCredential: true } : {}),
+    };
   }
 
   /**
-   * The embedded connection, first in the list. It is the local admin either through a token that is
-   * never stored, or (browser mode, `ambientLocalAdmin`) through the page's HttpOnly cookie, in which
-   * case it holds no token at all and a sign-in as another user overrides the cookie with a token.
+   * The embedded connection, first in the list. Signed in as the local admin when the server has one:
+   * main's credential in the desktop app (the page gets none), or in browser mode the page's own
+   * HttpOnly cookie (or, from an older server, a token the page was given). Never stored.
    */
-  setEmbedded(baseUrl: string, localAdminToken: string | undefined, ambientLocalAdmin = false): void {
-    this.localAdminToken = localAdminToken ?? null;
-    this.ambientLocalAdmin = ambientLocalAdmin && !localAdminToken;
-    if (localAdminToken) this.tokens.set(EMBEDDED_ID, localAdminToken);
+  setEmbedded(baseUrl: string, access: { localAdmin: boolean; token?: string | null }): void {
+    this.localAdmin = access.localAdmin || access.token ? { token: access.token ?? null } : null;
+    if (access.token) this.tokens.set(EMBEDDED_ID, access.token);
     else this.tokens.delete(EMBEDDED_ID);
     const embedded: Connection = {
       id: EMBEDDED_ID,
@@ -124,11 +161,13 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
       name: 'Embedded server',
       baseUrl,
       authClass: 'jwt',
-      user: this.hasLocalAdmin ? { username: 'local admin' } : null,
-      signedIn: this.hasLocalAdmin,
+      user: this.localAdmin ? { username: 'local admin' } : null,
+      signedIn: this.localAdmin !== null,
       deployment: 'local',
       readOnly: this.embeddedReadOnly,
+      ...(this.embeddedAnswerLimit ? { answerLimit: this.embeddedAnswerLimit } : {}),
     };
+    if (this.embeddedAnswerLimit) this.registry?.register(specOf(embedded));
     const others = this.getSnapshot().connections.filter((c) => c.id !== EMBEDDED_ID);
     this.setState({ connections: [embedded, ...others], embeddedPending: false, embeddedError: null });
   }
@@ -164,9 +203,23 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   add(draft: ConnectionDraft): string {
     const id = newId('conn');
     const connection: Connection = { id, kind: 'remote', ...draft, ...remoteKind(draft), user: null, signedIn: false };
+    // Main first: a request for the new connection may follow at once.
+    this.registry?.register(specOf(connection));
     this.setState({ ...this.getSnapshot(), connections: [...this.getSnapshot().connections, connection] });
     this.persist();
     return id;
+  }
+
+  /** The desktop app's answer limit for one connection (the embedded one included); undefined: main's default. */
+  setAnswerLimit(id: string, answerLimit: number | undefined): void {
+    const c = this.get(id);
+    if (!c) return;
+    if (id === EMBEDDED_ID) this.embeddedAnswerLimit = answerLimit;
+    const next = { ...c, answerLimit };
+    if (answerLimit === undefined) delete next.answerLimit;
+    this.registry?.register(specOf(next));
+    this.patch(id, next);
+    this.persist();
   }
 
   /** Changing the URL or the authentication class signs out: the old token was for another server. */
@@ -174,6 +227,8 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     const c = this.get(id);
     if (!c || c.kind !== 'remote') return;
     const changedServer = c.baseUrl !== draft.baseUrl || c.authClass !== draft.authClass;
+    // Main forgets the token and cookies itself when the origin or the class changed.
+    this.registry?.register(specOf({ ...c, ...draft }));
     this.patch(id, { ...draft, ...remoteKind({ deployment: draft.deployment ?? c.deployment, readOnly: draft.readOnly ?? c.readOnly }), ...(changedServer ? { user: null, signedIn: false } : {}) });
     if (changedServer) await this.forgetToken(id);
     this.persist();
@@ -183,6 +238,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     if (id === EMBEDDED_ID) return;
     this.setState({ ...this.getSnapshot(), connections: this.getSnapshot().connections.filter((c) => c.id !== id) });
     await this.forgetToken(id);
+    this.registry?.forget(id);
     this.persist();
   }
 
@@ -194,27 +250,27 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.persist();
   }
 
-  private get hasLocalAdmin(): boolean {
-    return this.localAdminToken !== null || this.ambientLocalAdmin;
-  }
-
   /** After "Sign in as…" another user on the embedded connection: back to the local admin. */
-  restoreLocalAdmin(): void {
-    if (!this.hasLocalAdmin) return;
-    if (this.localAdminToken) this.tokens.set(EMBEDDED_ID, this.localAdminToken);
+  async restoreLocalAdmin(): Promise<void> {
+    if (!this.localAdmin) return;
+    if (this.localAdmin.token) this.tokens.set(EMBEDDED_ID, this.localAdmin.token);
     else this.tokens.delete(EMBEDDED_ID);
+    // Main signs in as the local admin again once the other user's token is gone.
+    if (this.mainHolds) await this.secrets.delete(tokenKey(EMBEDDED_ID)).catch(() => undefined);
     this.patch(EMBEDDED_ID, { user: { username: 'local admin' }, signedIn: true, canRestoreLocalAdmin: false });
   }
 
+  /** `token` was just given by the server: in the desktop app it goes to main and this page keeps no copy. */
   async signIn(id: string, token: string, user: SignedInUser): Promise<void> {
-    this.tokens.set(id, token);
-    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.hasLocalAdmin } : {}) });
-    if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.set(tokenKey(id), token);
+    if (this.mainHolds) await this.secrets.set(tokenKey(id), token);
+    else this.tokens.set(id, token);
+    this.patch(id, { user, signedIn: true, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdmin !== null } : {}) });
+    if (!this.mainHolds && id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.set(tokenKey(id), token);
     this.persist();
   }
 
   async signOut(id: string): Promise<void> {
-    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.hasLocalAdmin } : {}) });
+    this.patch(id, { user: null, signedIn: false, ...(id === EMBEDDED_ID ? { canRestoreLocalAdmin: this.localAdmin !== null } : {}) });
     await this.forgetToken(id);
     this.persist();
   }
@@ -226,8 +282,10 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   private async forgetToken(id: string): Promise<void> {
     this.tokens.delete(id);
-    // Only remote tokens are stored; the embedded and local ones live in memory.
-    if (id !== EMBEDDED_ID && !this.localIds.has(id)) await this.secrets.delete(tokenKey(id)).catch(() => undefined);
+    // Local copies' tokens live in memory only. The embedded one in main: the other user's token
+    // goes; while signed out no request carries anything (target()).
+    if (this.localIds.has(id)) return;
+    if (id !== EMBEDDED_ID || this.mainHolds) await this.secrets.delete(tokenKey(id)).catch(() => undefined);
   }
 
   private patch(id: string, patch: Partial<Connection>): void {
@@ -238,8 +296,9 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
   private persist(): void {
     const connections = this.getSnapshot()
       .connections.filter((c) => c.kind === 'remote')
-      .map(({ id, name, baseUrl, authClass, user, deployment, readOnly }) => ({ id, name, baseUrl, authClass, user, deployment, readOnly }));
-    const error = writeJson(this.storage, STORAGE_KEY, { connections, embedded: { readOnly: this.embeddedReadOnly } } satisfies Persisted);
+      .map(({ id, name, baseUrl, authClass, user, deployment, readOnly, answerLimit }) => ({ id, name, baseUrl, authClass, user, deployment, readOnly, ...(answerLimit ? { answerLimit } : {}) }));
+    const embedded = { readOnly: this.embeddedReadOnly, ...(this.embeddedAnswerLimit ? { answerLimit: this.embeddedAnswerLimit } : {}) };
+    const error = writeJson(this.storage, STORAGE_KEY, { connections, embedded } satisfies Persisted);
     if (error) this.onSaveError(`Not saved: the list of connections (${error.message}). It holds until this window closes.`);
   }
 }

@@ -12,7 +12,7 @@ describe('readConsoleConfig', () => {
 
   it('works without a local admin', async () => {
     const status = await readConsoleConfig(location, answer(200, { basePath: '', version: '0.1.0' }));
-    expect(status).toEqual({ state: 'running', url: 'http://127.0.0.1:8787', workspace: null });
+    expect(status).toEqual({ state: 'running', url: 'http://127.0.0.1:8787', workspace: null, localAdmin: false });
   });
 
   it('reports a page not served by jql-console', async () => {

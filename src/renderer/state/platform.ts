@@ -3,21 +3,35 @@
  * secret store, saving files, and how the embedded server is found (Electron main tells us; in a
  * browser it is the server that served this page, described by /console-config.json).
  */
-import type { EmbeddedServerStatus, JqlBridge } from '../../shared/bridge.ts';
+import type { ConnectionSpec, EmbeddedServerStatus, JqlBridge } from '../../shared/bridge.ts';
 import { isConsoleConfig } from '../../shared/console-config.ts';
 import { createBrowserTransport } from '../transport/browser-transport.ts';
 import { createElectronTransport } from '../transport/electron-transport.ts';
 import type { Transport } from '../transport/transport.ts';
 import { createBridgeSecretStore, createMemorySecretStore, type SecretStore } from './secret-store.ts';
 
+/**
+ * The embedded server as the page learns of it. Desktop: main's status (main signs in as the local
+ * admin, the page holds nothing). Browser mode: console-config.json, which may still carry a token
+ * for this page to send (`pageToken`), or only say that the page's cookie signs it in.
+ */
+export type EmbeddedInfo = EmbeddedServerStatus | { state: 'running'; url: string; workspace: string | null; localAdmin: boolean; pageToken?: string };
+
+/** Desktop app: main's registry of connections, told of every connection before its first request. */
+export interface ConnectionRegistryPort {
+  register(spec: ConnectionSpec): void;
+  forget(id: string): void;
+}
+
 export interface Platform {
   kind: 'electron' | 'browser';
   transport: Transport;
   secrets: SecretStore;
+  connectionRegistry?: ConnectionRegistryPort;
   /** Resolves with where the file went (a path, or "Downloads"), or null when the user cancelled. */
   saveFile(suggestedName: string, data: Blob): Promise<string | null>;
   /** Calls back with the embedded server's status now and whenever it changes. */
-  watchEmbedded(listener: (status: EmbeddedServerStatus) => void): () => void;
+  watchEmbedded(listener: (status: EmbeddedInfo) => void): () => void;
   /** Electron only: File > Open Workspace from a button. */
   openWorkspace?: () => Promise<void>;
 }
@@ -27,6 +41,11 @@ export function createElectronPlatform(bridge: JqlBridge): Platform {
     kind: 'electron',
     transport: createElectronTransport(bridge),
     secrets: createBridgeSecretStore(bridge),
+    connectionRegistry: {
+      // Sent before any request for the connection (IPC keeps the order); a refusal is main's to report on the request.
+      register: (spec) => void bridge.registerConnection(spec).catch(() => undefined),
+      forget: (id) => void bridge.forgetConnection(id).catch(() => undefined),
+    },
     async saveFile(suggestedName, data) {
       const result = await bridge.saveFile({ suggestedName, data: new Uint8Array(await data.arrayBuffer()) });
       return result.saved ? result.path : null;
@@ -68,7 +87,7 @@ export function createBrowserPlatform(location: Pick<Location, 'origin' | 'href'
   };
 }
 
-export async function readConsoleConfig(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch): Promise<EmbeddedServerStatus> {
+export async function readConsoleConfig(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch): Promise<EmbeddedInfo> {
   try {
     const response = await fetchImpl(new URL('console-config.json', location.href).href, { headers: { Accept: 'application/json' } });
     const config: unknown = await response.json();
@@ -77,7 +96,8 @@ export async function readConsoleConfig(location: Pick<Location, 'origin' | 'hre
       state: 'running',
       url: `${location.origin}${config.basePath}`,
       workspace: null,
-      ...(config.localAdmin ? { localAdmin: true } : {}),
+      // The page is the local admin through its HttpOnly launch cookie: no token reaches it.
+      localAdmin: config.localAdmin === true,
     };
   } catch (err) {
     return { state: 'failed', workspace: null, message: `This page was not served by jql-console serve (${(err as Error).message}).` };

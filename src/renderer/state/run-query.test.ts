@@ -24,7 +24,7 @@ function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body:
     },
   };
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
-  connections.setEmbedded('http://127.0.0.1:9', 'tok');
+  connections.setEmbedded('http://127.0.0.1:9', { localAdmin: true, token: 'tok' });
   const tabs = new TabsStore(null, EMBEDDED_ID);
   const results = new ResultsStore();
   const runLog = new RunLog();

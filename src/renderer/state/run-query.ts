@@ -7,7 +7,7 @@
  */
 import type { DescribeResult } from '../../shared/protocol.ts';
 import { parseResponseBody, type ParseOptions } from '../response/parse-response.ts';
-import { buildRunRequest } from '../transport/jql-client.ts';
+import { buildRunRequest, hasCredential } from '../transport/jql-client.ts';
 import { CancelledError, type Transport } from '../transport/transport.ts';
 import type { ConnectionsStore } from './connections-store.ts';
 import type { ResultsStore } from './results-store.ts';
@@ -101,7 +101,7 @@ export async function runTab(deps: RunDeps, tabId: string, options: RunTabOption
     // The history keeps the document as written: variables stay placeholders, their values are not copied.
     deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'answered', status: response.status, timeMs: response.timeMs, size, view }, at: started });
     // A token the server no longer accepts: show the connection as signed out.
-    if (response.status === 401 && target.token) await deps.connections.markSignedOut(target.connectionId);
+    if (response.status === 401 && hasCredential(target)) await deps.connections.markSignedOut(target.connectionId);
   } catch (err) {
     if (err instanceof CancelledError) {
       deps.results.set(tabId, { status: 'cancelled', runId, request, afterMs: now() - started, at: now() });

@@ -16,7 +16,7 @@ async function credentialsOf(request: HttpRequestSpec): Promise<RequestCredentia
 
 describe('the cookies a browser-mode request sends', () => {
   it("sends the local admin's cookie only with requests that act as it, session cookies cross-origin, else none", async () => {
-    expect(await credentialsOf({ ...base, ambientCredential: true })).toBe('same-origin');
+    expect(await credentialsOf({ ...base, connectionCredentials: true })).toBe('same-origin');
     expect(await credentialsOf({ ...base, withCredentials: true })).toBe('include');
     // "anyone", another identity of a diff, a remote connection on the same origin: no cookie at all.
     expect(await credentialsOf(base)).toBe('omit');

@@ -19,7 +19,7 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
           method: request.method,
           headers: request.headers,
           body: request.body,
-          credentials: request.withCredentials ? 'include' : request.ambientCredential ? 'same-origin' : 'omit',
+          credentials: request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit',
           signal: controller.signal,
         });
         const body = await response.arrayBuffer();

@@ -1,4 +1,7 @@
-/** The transport of the desktop app: main performs the request (cookies per connection, no CORS). */
+/**
+ * The transport of the desktop app: main performs the request (cookies per connection, no CORS) and
+ * adds the connection's credential itself when the request asks for it (issue 21.3).
+ */
 import type { JqlBridge } from '../../shared/bridge.ts';
 import { CancelledError, NetworkError, type HttpRequestSpec, type HttpResult, type SendOptions, type Transport } from './transport.ts';
 
@@ -19,6 +22,7 @@ export function createElectronTransport(bridge: Pick<JqlBridge, 'request'>): Tra
           headers: request.headers,
           body: request.body,
           timeoutMs: request.timeoutMs,
+          credentials: request.connectionCredentials || request.withCredentials ? 'connection' : 'omit',
         });
         const res = await (signal ? Promise.race([sent, cancelled]) : sent);
         // Copy into a fresh ArrayBuffer: the IPC view may be a slice of a larger buffer.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   buildRunRequest,
+  credentialParts,
   callJql,
   fetchDescribe,
   fetchHealth,
@@ -44,6 +45,18 @@ describe('requests', () => {
     expect(session.headers.Authorization).toBeUndefined();
     expect(session.withCredentials).toBe(true);
     expect(session.url).toBe('http://h:1/api/jql?query_info_level=1');
+  });
+});
+
+describe('credentialParts', () => {
+  it('gives a credential only to a URL on the connection origin (issue 21.2)', () => {
+    expect(credentialParts(target, 'http://h:1/jql/files/f1').headers).toEqual({ Authorization: 'Bearer t0k' });
+    for (const url of ['http://collector.example/steal', 'https://h:1/x', 'http://h:2/x']) {
+      expect(credentialParts(target, url), url).toEqual({ headers: {}, withCredentials: false });
+      expect(credentialParts({ ...target, token: null, heldCredential: true }, url), url).toEqual({ headers: {}, withCredentials: false });
+    }
+    // The desktop app: main adds the credential; the page only asks for it.
+    expect(credentialParts({ ...target, token: null, heldCredential: true }, 'http://h:1/jql')).toEqual({ headers: {}, withCredentials: false, connectionCredentials: true });
   });
 });
 

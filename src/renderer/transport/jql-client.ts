@@ -2,6 +2,8 @@
  * The JQL calls the console makes on its own behalf (health, sign-in, describe) and the request a
  * user's query becomes. Framework-free: it talks through a Transport and is tested with a fake one.
  */
+import { isSameOrigin } from '../../shared/origin.ts';
+import { plainLabel } from '../../shared/plain-label.ts';
 import type { AuthenticationClass, DescribeResult, JqlError } from '../../shared/protocol.ts';
 import { normalizeParsed } from '../response/normalize-envelope.ts';
 import type { HttpRequestSpec, Transport } from './transport.ts';
@@ -12,10 +14,18 @@ export interface ServerTarget {
   /** Origin plus base path, without a trailing slash: `http://127.0.0.1:8787` or `https://h/api`. */
   baseUrl: string;
   authClass: AuthenticationClass;
-  /** The bearer token (jwt); with session authentication the cookie does the work. */
+  /** The bearer token the page holds (browser mode, jwt); null in the desktop app, where main holds it. */
   token: string | null;
-  /** Browser mode: the local admin, through the page's HttpOnly cookie (no token in the page). */
-  localAdmin?: boolean;
+  /**
+   * The page holds no credential for this target, yet its own goes with the requests made as its
+   * user: the one main adds in the desktop app, or browser mode's HttpOnly local admin cookie.
+   */
+  heldCredential?: boolean;
+}
+
+/** Whether requests made as this target carry a user's credential, wherever it is held. */
+export function hasCredential(target: ServerTarget): boolean {
+  return target.token !== null || target.heldCredential === true;
 }
 
 export interface RunOptions {
@@ -73,15 +83,26 @@ export function authHeaders(target: ServerTarget): Record<string, string> {
   return target.authClass === 'jwt' && target.token ? { Authorization: `Bearer ${target.token}` } : {};
 }
 
+/**
+ * The credential parts of a request to `url` made as the target's user. Nothing when `url` is not on
+ * the target's origin: a credential goes only to the origin of its connection, never to a URL that
+ * an answer names (WORKSPACE.md "The local admin"; main enforces the same in the desktop app).
+ */
+export function credentialParts(target: ServerTarget, url: string): Pick<HttpRequestSpec, 'headers' | 'withCredentials' | 'connectionCredentials'> {
+  if (!isSameOrigin(url, target.baseUrl)) return { headers: {}, withCredentials: false };
+  return { headers: authHeaders(target), withCredentials: target.authClass === 'session', ...(target.heldCredential ? { connectionCredentials: true } : {}) };
+}
+
 export function buildRunRequest(target: ServerTarget, body: string, options: RunOptions): HttpRequestSpec {
+  const url = jqlEndpoint(target.baseUrl, options);
+  const credential = credentialParts(target, url);
   return {
     connectionId: target.connectionId,
-    url: jqlEndpoint(target.baseUrl, options),
+    url,
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authHeaders(target) },
+    ...credential,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...credential.headers },
     body,
-    withCredentials: target.authClass === 'session',
-    ...(target.localAdmin ? { ambientCredential: true } : {}),
   };
 }
 
@@ -119,7 +140,7 @@ export async function fetchHealth(transport: Transport, target: ServerTarget): P
   if (result.status !== 200 || typeof body?.version !== 'string') {
     throw new JqlCallError(result.status, [{ code: 'internal_error', message: `${target.baseUrl} does not look like a JQL server (healthz answered ${result.status}).` }]);
   }
-  return { status: String(body.status ?? 'ok'), version: body.version };
+  return { status: plainLabel(String(body.status ?? 'ok')), version: plainLabel(body.version) };
 }
 
 function userOf(value: unknown): SignedInUser | null {
@@ -127,14 +148,16 @@ function userOf(value: unknown): SignedInUser | null {
   const v = value as Record<string, unknown>;
   if (typeof v.username !== 'string') return null;
   return {
-    username: v.username,
+    // A server's label, shown as a label: no bidi or other format characters.
+    username: plainLabel(v.username),
     ...(typeof v.id === 'number' ? { id: v.id } : {}),
     ...(Array.isArray(v.roles) ? { roles: v.roles.filter((r): r is string => typeof r === 'string') } : {}),
   };
 }
 
 export async function login(transport: Transport, target: ServerTarget, username: string, password: string): Promise<LoginResult> {
-  const payload = await callJql(transport, { ...target, token: null }, {
+  // Without the old credential: the answer's token is the new one.
+  const payload = await callJql(transport, { ...target, token: null, heldCredential: false }, {
     __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller', authenticationClass: target.authClass },
     username,
     password,

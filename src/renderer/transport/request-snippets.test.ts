@@ -72,11 +72,11 @@ describe('snippetChoices', () => {
     expect(snippetChoices(anonymous)).toEqual(['anonymous']);
   });
 
-  it("offers $JQL_TOKEN, never a token, for browser mode's local admin (an HttpOnly cookie the page cannot read)", () => {
-    const localAdmin: HttpRequestSpec = { ...anonymous, ambientCredential: true };
-    expect(snippetChoices(localAdmin)).toEqual(['env', 'anonymous']);
-    expect(toCurl(localAdmin, { auth: 'env', username: 'local admin' })).toContain('Bearer ${JQL_TOKEN:?');
-    expect(toCurl(localAdmin, { auth: 'env' })).not.toMatch(/cookie/i);
+  it("offers no token form where main holds the token (the desktop app): the page has none to write", () => {
+    const signedByMain = { ...anonymous, connectionCredentials: true };
+    expect(requestCredential(signedByMain)).toBe('bearer');
+    expect(snippetChoices(signedByMain)).toEqual(['env', 'anonymous']);
+    expect(toCurl(signedByMain, { auth: 'env' })).toContain('JQL_TOKEN');
   });
 
   it('quotes single quotes', () => {

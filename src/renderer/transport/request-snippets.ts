@@ -20,21 +20,21 @@ export interface SnippetOptions {
 
 const BEARER = /^Bearer\s+(.+)$/i;
 
-/**
- * The credential a request carries: a bearer token, a session cookie, or none. Browser mode's local
- * admin cookie is one the page cannot read: a snippet runs as a signed-in user with $JQL_TOKEN.
- */
-export function requestCredential(request: HttpRequestSpec): 'bearer' | 'cookie' | 'none' {
-  if (Object.entries(request.headers).some(([name, value]) => name.toLowerCase() === 'authorization' && BEARER.test(value))) return 'bearer';
-  if (request.ambientCredential) return 'bearer';
-  return request.withCredentials ? 'cookie' : 'none';
+function hasBearerHeader(request: HttpRequestSpec): boolean {
+  return Object.entries(request.headers).some(([name, value]) => name.toLowerCase() === 'authorization' && BEARER.test(value));
 }
 
-/** The credential forms worth offering for this request (the first is the default). */
+/** The credential a request carries: a bearer token (in the page, or added by main in the desktop app), a session cookie, or none. */
+export function requestCredential(request: HttpRequestSpec): 'bearer' | 'cookie' | 'none' {
+  if (hasBearerHeader(request)) return 'bearer';
+  if (request.withCredentials) return 'cookie';
+  return request.connectionCredentials ? 'bearer' : 'none';
+}
+
+/** The credential forms worth offering for this request (the first is the default); the token itself only where the page has it. */
 export function snippetChoices(request: HttpRequestSpec): SnippetAuth[] {
   const credential = requestCredential(request);
-  if (credential === 'bearer' && bearerToken(request) === null) return ['env', 'anonymous'];
-  if (credential === 'bearer') return ['env', 'token', 'anonymous'];
+  if (credential === 'bearer') return hasBearerHeader(request) ? ['env', 'token', 'anonymous'] : ['env', 'anonymous'];
   if (credential === 'cookie') return ['env', 'anonymous'];
   return ['anonymous'];
 }

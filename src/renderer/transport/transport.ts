@@ -16,11 +16,12 @@ export interface HttpRequestSpec {
   /** Send cookies (session authentication) cross-origin. */
   withCredentials: boolean;
   /**
-   * Browser mode: the request acts as the local admin through the HttpOnly cookie the page cannot
-   * read, which the browser adds to same-origin requests. Without this (or `withCredentials`) a
-   * browser-mode request sends no cookie at all, so "anyone" and other identities stay themselves.
+   * The connection's own credential goes with this request, held outside the page: main adds it in
+   * the desktop app (its bearer token, its cookie jar); in browser mode it is the HttpOnly local
+   * admin cookie, which the browser adds to same-origin requests. Absent: nothing beyond the cookies
+   * `withCredentials` asks for, so "anyone" and other identities stay themselves.
    */
-  ambientCredential?: boolean;
+  connectionCredentials?: boolean;
   timeoutMs?: number;
 }
 

@@ -9,7 +9,7 @@ import { useState, type FormEvent, type JSX } from 'react';
 import type { Connection } from '../../state/connections-store.ts';
 import { useServices } from '../../state/services.ts';
 import { login } from '../../transport/jql-client.ts';
-import { DIFF_IDENTITY_JAR } from '../run-diff-side.ts';
+import { identityTarget } from '../run-diff-side.ts';
 import { DEMO_USERS } from './demo-users.ts';
 
 export interface DiffIdentity {
@@ -36,8 +36,8 @@ export function DiffIdentities(props: { connection: Connection; demo: boolean; i
     mutationFn: async (credentials: { username: string; password: string }) => {
       const own = connections.target(props.connection.id);
       if (!own) throw new Error('The connection is gone.');
-      // A bearer token of its own, asked for in a cookie jar of its own: the connection's sign-in is untouched.
-      const result = await login(platform.transport, { connectionId: DIFF_IDENTITY_JAR, baseUrl: own.baseUrl, authClass: 'jwt', token: null }, credentials.username, credentials.password);
+      // A bearer token of its own, asked for without the connection's credential: the connection's sign-in is untouched.
+      const result = await login(platform.transport, identityTarget(own, null), credentials.username, credentials.password);
       return { id: `user:${result.user.username}`, label: result.user.username, token: result.token } satisfies DiffIdentity;
     },
     onSuccess: (identity) => {

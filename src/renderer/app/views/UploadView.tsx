@@ -12,7 +12,7 @@ import { UploadFormPanel, type FileLink, type UploadOutcome } from '../../featur
 import type { RunState } from '../../state/results-store.ts';
 import { useServices } from '../../state/services.ts';
 import { useDescribes } from '../../state/use-describes.ts';
-import { authHeaders, callJql, jqlEndpoint } from '../../transport/jql-client.ts';
+import { callJql, credentialParts, jqlEndpoint } from '../../transport/jql-client.ts';
 import { SplitPane } from '../SplitPane.tsx';
 import { useWorkbench } from '../workbench-context.ts';
 import { useViewConnection } from './use-view-connection.ts';
@@ -59,15 +59,8 @@ export function UploadView(): JSX.Element {
     const target = connection ? connections.target(connection.id) : null;
     if (!target) return;
     try {
-      const res = await platform.transport.send({
-        connectionId: target.connectionId,
-        url: link.href,
-        method: 'GET',
-        headers: authHeaders(target),
-        withCredentials: target.authClass === 'session',
-        ...(target.localAdmin ? { ambientCredential: true } : {}),
-        timeoutMs: 10 * 60_000,
-      });
+      // The credential goes only if the link is on the connection's own origin (credentialParts).
+      const res = await platform.transport.send({ connectionId: target.connectionId, url: link.href, method: 'GET', ...credentialParts(target, link.href), timeoutMs: 10 * 60_000 });
       if (res.status !== 200) throw new Error(`the server answered ${res.status} ${res.statusText}`);
       const where = await platform.saveFile(link.value.name, new Blob([res.body], { type: link.value.content_type || 'application/octet-stream' }));
       if (where) toasts.show(`Saved ${link.value.name} (${where})`);

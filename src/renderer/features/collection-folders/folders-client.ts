@@ -5,7 +5,7 @@
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { RequestFile } from '../../../shared/collections/format.ts';
-import { decodeJson, trimBaseUrl, type ServerTarget } from '../../transport/jql-client.ts';
+import { credentialParts, decodeJson, trimBaseUrl, type ServerTarget } from '../../transport/jql-client.ts';
 import type { HttpMethod, Transport } from '../../transport/transport.ts';
 
 export interface FolderSummary {
@@ -46,14 +46,15 @@ export function createFoldersClient(transport: Transport, target: () => ServerTa
   const call = async <T>(method: HttpMethod, path: string, body?: unknown): Promise<T> => {
     const server = target();
     if (!server) throw new NoFoldersError('The embedded server is not running.');
+    const url = `${trimBaseUrl(server.baseUrl)}${path}`;
+    const credential = credentialParts(server, url);
     const result = await transport.send({
       connectionId: server.connectionId,
-      url: `${trimBaseUrl(server.baseUrl)}${path}`,
+      url,
       method,
-      headers: { Accept: 'application/json', ...(server.token ? { Authorization: `Bearer ${server.token}` } : {}), ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      ...credential,
+      headers: { Accept: 'application/json', ...credential.headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
-      withCredentials: false,
-      ...(server.localAdmin ? { ambientCredential: true } : {}),
       timeoutMs: 15_000,
     });
     const parsed = decodeJson(result.body);

@@ -8,7 +8,7 @@ import type { AuthenticationClass } from '../../../shared/protocol.ts';
 import { Dialog } from '../../components/Dialog.tsx';
 import type { Connection, ConnectionDraft } from '../../state/connections-store.ts';
 import { DEFAULT_REMOTE_KIND, defaultReadOnly, REMOTE_KINDS, type DeploymentKind } from '../../state/safety/connection-kinds.ts';
-import { validateDraft, type DraftErrors } from './connection-draft.ts';
+import { parseAnswerLimit, validateDraft, type DraftErrors } from './connection-draft.ts';
 
 const KIND_HINT: Record<DeploymentKind, string> = {
   local: 'The embedded server on this machine.',
@@ -30,12 +30,16 @@ export function ConnectionForm(props: {
   // null: follow the kind's default until the user ticks or unticks it.
   const [readOnlyChoice, setReadOnlyChoice] = useState<boolean | null>(props.initial ? props.initial.readOnly : null);
   const readOnly = readOnlyChoice ?? defaultReadOnly(deployment);
+  const [limitText, setLimitText] = useState(props.initial?.answerLimit ? String(props.initial.answerLimit / (1024 * 1024)) : '');
   const [errors, setErrors] = useState<DraftErrors>({});
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (embedded) return props.onSave({ name, baseUrl, authClass, deployment: 'local', readOnly });
-    const result = validateDraft({ name, baseUrl, authClass, deployment, readOnly });
+    const limit = parseAnswerLimit(limitText);
+    if (limit.error) return setErrors({ answerLimit: limit.error });
+    const answerLimit = limit.answerLimit === undefined ? {} : { answerLimit: limit.answerLimit };
+    if (embedded) return props.onSave({ name, baseUrl, authClass, deployment: 'local', readOnly, ...answerLimit });
+    const result = validateDraft({ name, baseUrl, authClass, deployment, readOnly, ...answerLimit });
     setErrors(result.errors);
     if (Object.keys(result.errors).length === 0) props.onSave(result.draft);
   };
@@ -83,6 +87,12 @@ export function ConnectionForm(props: {
         <label className="field field-inline">
           <input type="checkbox" checked={readOnly} onChange={(e) => setReadOnlyChoice(e.target.checked)} />
           <span>Read-only: refuse creates, updates, deletes, uploads and controller intents the server does not declare read-only</span>
+        </label>
+        <label className="field">
+          <span>Answer limit (MiB)</span>
+          <input value={limitText} onChange={(e) => setLimitText(e.target.value)} placeholder="64" inputMode="numeric" aria-invalid={!!errors.answerLimit} />
+          {errors.answerLimit && <small className="field-error">{errors.answerLimit}</small>}
+          <small className="field-hint">The desktop app stops reading a larger answer, with a message; empty keeps 64 MiB.</small>
         </label>
         <div className="form-actions">
           <button type="button" className="btn" onClick={props.onClose}>

@@ -99,6 +99,7 @@ export function ConnectionsSidebar(props: { embeddedWorkspace: string | null }):
           onSave={async (draft) => {
             if (dialog.connection.kind === 'embedded') connections.setReadOnly(dialog.connection.id, draft.readOnly ?? false);
             else await connections.update(dialog.connection.id, draft);
+            if (draft.answerLimit !== dialog.connection.answerLimit) connections.setAnswerLimit(dialog.connection.id, draft.answerLimit);
             await invalidate(dialog.connection.id);
             setDialog(null);
           }}

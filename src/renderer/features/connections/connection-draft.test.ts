@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateDraft } from './connection-draft.ts';
+import { parseAnswerLimit, validateDraft } from './connection-draft.ts';
 
 describe('validateDraft', () => {
   it('normalizes the URL and names the connection after its host when unnamed', () => {
@@ -16,5 +16,13 @@ describe('validateDraft', () => {
     expect(validateDraft({ name: 'x', baseUrl: 'ftp://h', authClass: 'jwt' }).errors.baseUrl).toMatch(/http/);
     expect(validateDraft({ name: 'x', baseUrl: 'http://h/?a=1', authClass: 'jwt' }).errors.baseUrl).toMatch(/query string/);
     expect(validateDraft({ name: 'x', baseUrl: 'http://', authClass: 'jwt' }).errors.baseUrl).toBeDefined();
+  });
+});
+
+describe('parseAnswerLimit', () => {
+  it('reads MiB into bytes, empty as the default, and refuses what main would refuse', () => {
+    expect(parseAnswerLimit('')).toEqual({});
+    expect(parseAnswerLimit('256')).toEqual({ answerLimit: 256 * 1024 * 1024 });
+    for (const bad of ['0', '1.5', '2048', 'lots']) expect(parseAnswerLimit(bad).error, bad).toMatch(/^A whole number of MiB from 1 to 1024/);
   });
 });

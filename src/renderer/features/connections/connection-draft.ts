@@ -1,8 +1,21 @@
 /** Checks what the user typed in the connection form; framework-free and tested. */
+import { MAX_ANSWER_LIMIT, MIN_ANSWER_LIMIT } from '../../../shared/bridge.ts';
 import type { ConnectionDraft } from '../../state/connections-store.ts';
 import { trimBaseUrl } from '../../transport/jql-client.ts';
 
 export type DraftErrors = Partial<Record<keyof ConnectionDraft, string>>;
+
+const MIB = 1024 * 1024;
+
+/** The answer limit typed in MiB ('' keeps the default); bytes, or an error sentence. */
+export function parseAnswerLimit(text: string): { answerLimit?: number; error?: string } {
+  if (text.trim() === '') return {};
+  const mib = Number(text);
+  if (!Number.isInteger(mib) || mib * MIB < MIN_ANSWER_LIMIT || mib * MIB > MAX_ANSWER_LIMIT) {
+    return { error: `A whole number of MiB from ${MIN_ANSWER_LIMIT / MIB} to ${MAX_ANSWER_LIMIT / MIB}, or empty for the default.` };
+  }
+  return { answerLimit: mib * MIB };
+}
 
 export function validateDraft(input: ConnectionDraft): { draft: ConnectionDraft; errors: DraftErrors } {
   const errors: DraftErrors = {};
@@ -31,5 +44,6 @@ export function validateDraft(input: ConnectionDraft): { draft: ConnectionDraft;
     }
   })();
   const kind = input.deployment === undefined ? {} : { deployment: input.deployment, ...(input.readOnly === undefined ? {} : { readOnly: input.readOnly }) };
-  return { draft: { name: name || fallbackName, baseUrl, authClass: input.authClass, ...kind }, errors };
+  const limit = input.answerLimit === undefined ? {} : { answerLimit: input.answerLimit };
+  return { draft: { name: name || fallbackName, baseUrl, authClass: input.authClass, ...kind, ...limit }, errors };
 }

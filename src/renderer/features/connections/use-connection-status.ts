@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Connection } from '../../state/connections-store.ts';
 import { connectionKeys } from '../../state/query-keys.ts';
 import { useServices } from '../../state/services.ts';
-import { fetchHealth, verifyAuthentication, type SignedInUser } from '../../transport/jql-client.ts';
+import { fetchHealth, hasCredential, verifyAuthentication, type SignedInUser } from '../../transport/jql-client.ts';
 
 export interface ConnectionStatus {
   version: string;
@@ -19,11 +19,10 @@ export function useConnectionStatus(connection: Connection) {
       if (!target) throw new Error('The connection is gone.');
       const health = await fetchHealth(platform.transport, target);
       let user: SignedInUser | null = null;
-      // The embedded connection may be the local admin through browser mode's cookie, with no token.
-      if (target.token || target.authClass === 'session' || (connection.kind === 'embedded' && connection.signedIn)) {
+      if (hasCredential(target) || target.authClass === 'session') {
         user = await verifyAuthentication(platform.transport, target).catch(() => null);
         // A stored token the server no longer accepts: show the connection signed out.
-        if (!user && target.token && connection.kind === 'remote') await connections.markSignedOut(connection.id);
+        if (!user && hasCredential(target) && connection.kind === 'remote') await connections.markSignedOut(connection.id);
       }
       return { version: health.version, user };
     },

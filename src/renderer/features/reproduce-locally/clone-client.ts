@@ -5,7 +5,7 @@
  */
 import type { JqlBridge } from '../../../shared/bridge.ts';
 import type { CloneJobStatus, CloneRequest } from '../../../shared/clone.ts';
-import { authHeaders, type ServerTarget } from '../../transport/jql-client.ts';
+import { credentialParts, type ServerTarget } from '../../transport/jql-client.ts';
 import type { Transport } from '../../transport/transport.ts';
 import { readCloneStatus } from './clone-status.ts';
 
@@ -20,15 +20,16 @@ export function routeCloneClient(transport: Transport, embedded: () => ServerTar
   const call = async (path: string, body?: unknown): Promise<unknown> => {
     const target = embedded();
     if (!target) throw new Error('The console\'s own server is not running.');
+    const url = `${target.baseUrl}/local/clones${path}`;
+    // Browser mode: the page is the local admin through its HttpOnly launch cookie.
+    const credential = credentialParts(target, url);
     const response = await transport.send({
       connectionId: target.connectionId,
-      url: `${target.baseUrl}/local/clones${path}`,
+      url,
       method: body === undefined ? 'GET' : 'POST',
-      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...authHeaders(target) },
+      ...credential,
+      headers: { Accept: 'application/json', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...credential.headers },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      withCredentials: false,
-      // Browser mode: the page is the local admin through its HttpOnly launch cookie.
-      ...(target.localAdmin ? { ambientCredential: true } : {}),
     });
     let parsed: unknown = null;
     try {

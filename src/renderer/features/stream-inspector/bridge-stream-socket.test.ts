@@ -5,10 +5,11 @@ import { bridgeSocketConnector, type SocketBridge } from './bridge-stream-socket
 function fakeBridge(open: () => Promise<{ socketId: string }> = async () => ({ socketId: 's1' })) {
   const messages = new Set<(m: WsMessageEvent) => void>();
   const closes = new Set<(c: WsClosedEvent) => void>();
-  const bridge: SocketBridge & { wsSend: ReturnType<typeof vi.fn>; wsClose: ReturnType<typeof vi.fn>; wsOpen: ReturnType<typeof vi.fn> } = {
+  const bridge: SocketBridge & { wsSend: ReturnType<typeof vi.fn>; wsClose: ReturnType<typeof vi.fn>; wsOpen: ReturnType<typeof vi.fn>; wsAck: ReturnType<typeof vi.fn> } = {
     wsOpen: vi.fn(open),
     wsSend: vi.fn(async () => {}),
     wsClose: vi.fn(async () => {}),
+    wsAck: vi.fn(async () => {}),
     onWsMessage: (l) => {
       messages.add(l);
       return () => messages.delete(l);
@@ -25,7 +26,7 @@ describe('bridgeSocketConnector', () => {
   it('opens through main and relays its own socket only, both ways', async () => {
     const fake = fakeBridge();
     const socket = await bridgeSocketConnector(fake.bridge, 'conn-1', 'wss://h/jql-streams')();
-    expect(fake.bridge.wsOpen).toHaveBeenCalledWith({ connectionId: 'conn-1', url: 'wss://h/jql-streams' });
+    expect(fake.bridge.wsOpen).toHaveBeenCalledWith({ connectionId: 'conn-1', url: 'wss://h/jql-streams', credentials: 'connection' });
     const got: string[] = [];
     const closed: Array<[number, string]> = [];
     socket.onMessage((d) => got.push(d));
@@ -37,20 +38,22 @@ describe('bridgeSocketConnector', () => {
     fake.close({ socketId: 's2', code: 1000, reason: '' });
     fake.close({ socketId: 's1', code: 4008, reason: 'behind' });
     expect(got).toEqual(['a']);
+    // What the page took is acknowledged, so main reads on.
+    expect(fake.bridge.wsAck.mock.calls).toEqual([['s1', 1]]);
     expect(closed).toEqual([[4008, 'behind']]);
     expect(fake.messages.size + fake.closes.size).toBe(0);
     socket.close(1000, 'bye');
     expect(fake.bridge.wsClose).toHaveBeenCalledWith('s1', 1000, 'bye');
   });
 
-  it("sends the token current at each connect as the socket's authorization", async () => {
+  it('asks main to sign the socket in (never with a token from the page) while signed in, at each connect', async () => {
     const fake = fakeBridge();
-    let token: string | null = 'Bearer one';
-    const connect = bridgeSocketConnector(fake.bridge, 'conn-1', 'ws://h/jql-streams', () => token);
+    let signedIn = true;
+    const connect = bridgeSocketConnector(fake.bridge, 'conn-1', 'ws://h/jql-streams', () => signedIn);
     await connect();
-    token = null;
+    signedIn = false;
     await connect();
-    expect(fake.bridge.wsOpen.mock.calls).toEqual([[{ connectionId: 'conn-1', url: 'ws://h/jql-streams', authorization: 'Bearer one' }], [{ connectionId: 'conn-1', url: 'ws://h/jql-streams' }]]);
+    expect(fake.bridge.wsOpen.mock.calls).toEqual([[{ connectionId: 'conn-1', url: 'ws://h/jql-streams', credentials: 'connection' }], [{ connectionId: 'conn-1', url: 'ws://h/jql-streams', credentials: 'omit' }]]);
   });
 
   it('keeps a message that arrives before anyone listens', async () => {

@@ -6,7 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import type { DescribeResult, SingleQuery } from '../../../shared/protocol.ts';
-import type { ServerTarget } from '../../transport/jql-client.ts';
+import { hasCredential, type ServerTarget } from '../../transport/jql-client.ts';
 import type { FileLink } from './file-links.ts';
 import { FileDrop } from './FileDrop.tsx';
 import { ErrorList, FieldInput } from './FieldInput.tsx';
@@ -144,8 +144,7 @@ export function UploadFormPanel(props: UploadFormPanelProps) {
               <FileLinks
                 links={u.phase.outcome.links}
                 authClass={server?.authClass ?? 'jwt'}
-                // The local admin of browser mode downloads through the transport too, like a token.
-                hasToken={Boolean(server?.token) || Boolean(server?.localAdmin)}
+                signedIn={server ? hasCredential(server) : false}
                 onOpenFile={props.onOpenFile}
                 onDownloadFile={props.onDownloadFile}
               />

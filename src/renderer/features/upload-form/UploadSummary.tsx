@@ -58,17 +58,18 @@ export function ProgressBar({ progress, onCancel }: { progress: UploadProgress |
 export interface FileLinksProps {
   links: FileLink[];
   authClass: AuthenticationClass;
-  hasToken: boolean;
+  /** Requests as the connection's user carry a credential (the page's token, or main's in the desktop app). */
+  signedIn: boolean;
   onOpenFile?: (link: FileLink) => void;
   onDownloadFile?: (link: FileLink) => void;
 }
 
-export function FileLinks({ links, authClass, hasToken, onOpenFile, onDownloadFile }: FileLinksProps) {
+export function FileLinks({ links, authClass, signedIn, onOpenFile, onDownloadFile }: FileLinksProps) {
   if (links.length === 0) return null;
   return (
     <ul aria-label="Stored files" className={styles.files}>
       {links.map((link) => {
-        const access = fileAccess(link, authClass, hasToken);
+        const access = fileAccess(link, authClass, signedIn);
         return (
           <li key={link.path}>
             <span className={styles.label}>{link.path}</span>: {link.value.name} · {formatBytes(link.value.size)} · sha256 {link.value.sha256.slice(0, 12)}…{' '}

@@ -2,10 +2,10 @@
  * Sends a planned upload to `PUT {base}/jql` for one connection and reads the answer into the same
  * ResultView the envelope viewer draws, plus the form errors and file links the panel shows.
  */
-import type { JsonValue } from '../../../shared/protocol.ts';
+import type { DescribeResult, JsonValue } from '../../../shared/protocol.ts';
 import { normalizeText } from '../../response/normalize-envelope.ts';
 import { allErrors, type ResultView } from '../../response/result-view.ts';
-import { authHeaders, jqlEndpoint, type ServerTarget } from '../../transport/jql-client.ts';
+import { credentialParts, jqlEndpoint, type ServerTarget } from '../../transport/jql-client.ts';
 import type { UploadPlan } from './build-upload.ts';
 import { findFileLinks, type FileLink } from './file-links.ts';
 import type { UploadProgress, UploadRequest, UploadResponse, UploadTransport } from './upload-transport.ts';
@@ -19,11 +19,13 @@ export interface UploadOutcome {
 }
 
 export function buildUploadRequest(server: ServerTarget, plan: UploadPlan): UploadRequest {
+  const url = jqlEndpoint(server.baseUrl);
+  const credential = credentialParts(server, url);
   return {
     connectionId: server.connectionId,
-    url: jqlEndpoint(server.baseUrl),
-    headers: { Accept: 'application/json', ...authHeaders(server) },
-    withCredentials: server.authClass === 'session',
+    url,
+    headers: { Accept: 'application/json', ...credential.headers },
+    withCredentials: credential.withCredentials,
     parts: plan.parts,
   };
 }
@@ -32,7 +34,7 @@ export async function sendUpload(
   transport: UploadTransport,
   server: ServerTarget,
   plan: UploadPlan,
-  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal } = {},
+  options: { onProgress?: (progress: UploadProgress) => void; signal?: AbortSignal; describe?: DescribeResult | null } = {},
 ): Promise<UploadOutcome> {
   const response = await transport.upload(buildUploadRequest(server, plan), options);
   const view = normalizeText(new TextDecoder().decode(response.body), response.status);
@@ -41,7 +43,8 @@ export async function sendUpload(
     queryText: JSON.stringify(plan.query, null, 2),
     response,
     view,
-    links: view.failed ? [] : findFileLinks(payload, server.baseUrl),
+    // Files only where describe declares them, for the model of the upload's namespace.
+    links: view.failed ? [] : findFileLinks(payload, options.describe ?? null, plan.query.__meta__.namespace, server.baseUrl),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { DescribeResult } from '../../../shared/protocol.ts';
 import type { ServerTarget } from '../../transport/jql-client.ts';
 import type { UploadPart, UploadPlan } from './build-upload.ts';
 import { absoluteFileUrl, fileAccess, findFileLinks } from './file-links.ts';
@@ -121,7 +122,7 @@ describe('sendUpload', () => {
       },
     };
     const seen: number[] = [];
-    const outcome = await sendUpload(transport, server, plan, { onProgress: (p) => seen.push(p.loaded) });
+    const outcome = await sendUpload(transport, server, plan, { onProgress: (p) => seen.push(p.loaded), describe: uploadDescribe });
     expect(seen).toEqual([3]);
     expect(outcome.view.failed).toBe(false);
     expect(outcome.view.sections[0]?.payload).toEqual(record);
@@ -152,27 +153,58 @@ describe('sendUpload', () => {
 
 describe('file links', () => {
   const signed = { name: 'p.zip', size: 9, content_type: 'application/zip', sha256: 'cd', url: '/jql/files/f2?expires=1800000000&signature=abc' };
+  const f = (type: string, extra: object = {}) => ({ type, required: false, null: true, lookups: [], ...extra });
+  const model = (fields: object, relations: object = {}) => ({ fields, relations, search: [], ordering: [], intents: [], permissions: {} });
+  const describeOf = {
+    ...uploadDescribe,
+    apps: {
+      docs: {
+        models: {
+          Folder: model({ name: f('string') }, { documents: { many: 'docs.Document', via: 'folder' } }),
+          Document: model({ folder: f('ref', { to: 'docs.Folder' }), file: f('file'), meta: f('json') }),
+          Ticket: model({ meta: f('json'), attachment: f('file'), owner: f('ref', { to: 'docs.Document' }) }),
+        },
+        controllers: {},
+        collections: {},
+      },
+    },
+  } as unknown as DescribeResult;
 
-  it('finds nested file values and reads signed URLs', () => {
-    const links = findFileLinks({ id: 1, package: signed, docs: [{ id: 2, file: { ...signed, url: '/jql/files/f3' } }] }, 'https://remote.example/base');
+  it('finds file values where describe declares file fields, through relations and references, and reads signed URLs', () => {
+    const folder = { id: 1, name: 'x', documents: [{ id: 2, file: signed }, { id: 3, file: { ...signed, url: '/jql/files/f3' } }] };
+    const links = findFileLinks(folder, describeOf, 'docs.Folder', 'https://remote.example/base');
     expect(links.map((l) => [l.path, l.href, l.signed])).toEqual([
-      ['package', 'https://remote.example/jql/files/f2?expires=1800000000&signature=abc', true],
-      ['docs.0.file', 'https://remote.example/jql/files/f3', false],
+      ['documents.0.file', 'https://remote.example/jql/files/f2?expires=1800000000&signature=abc', true],
+      ['documents.1.file', 'https://remote.example/jql/files/f3', false],
     ]);
     expect(links[0]?.expiresAt?.toISOString()).toBe(new Date(1_800_000_000_000).toISOString());
+    const ticket = { attachment: signed, owner: { id: 2, file: { ...signed, url: '/jql/files/f4' } } };
+    expect(findFileLinks(ticket, describeOf, 'docs.Ticket', 'http://h').map((l) => l.path)).toEqual(['attachment', 'owner.file']);
+  });
+
+  it('never takes a file-shaped value from a json field, an unknown key or an answer without describe (issue 21.2)', () => {
+    const planted = { ...signed, url: 'http://collector.example/steal' };
+    const ticket = { meta: { evidence: planted, nested: { deeper: planted } }, extra: planted, attachment: null };
+    expect(findFileLinks(ticket, describeOf, 'docs.Ticket', 'http://h')).toEqual([]);
+    expect(findFileLinks({ attachment: signed }, null, 'docs.Ticket', 'http://h')).toEqual([]);
+    expect(findFileLinks({ attachment: signed }, describeOf, 'docs.Unknown', 'http://h')).toEqual([]);
+  });
+
+  it('links a declared file only when its url is a path on the connection origin', () => {
+    for (const url of ['http://collector.example/x', '//collector.example/x', '/\\collector.example/x', 'https://h/jql/files/1', 'javascript:alert(1)']) {
+      expect(findFileLinks({ attachment: { ...signed, url } }, describeOf, 'docs.Ticket', 'http://h'), url).toEqual([]);
+      expect(absoluteFileUrl(url, 'http://h'), url).toBeNull();
+    }
+    expect(absoluteFileUrl('/x', 'not a url')).toBeNull();
+    expect(absoluteFileUrl('/api/jql/files/1', 'http://h:1/api')).toBe('http://h:1/api/jql/files/1');
   });
 
   it('decides between a plain link and an authenticated fetch', () => {
-    const [signedLink, plain] = findFileLinks([signed, { ...signed, url: '/jql/files/f3' }], 'http://h');
+    const [signedLink, plain] = findFileLinks([{ attachment: signed }, { attachment: { ...signed, url: '/jql/files/f3' } }], describeOf, 'docs.Ticket', 'http://h');
     expect(fileAccess(signedLink!, 'jwt', true)).toBe('link');
     expect(fileAccess(plain!, 'jwt', true)).toBe('fetch');
     expect(fileAccess(plain!, 'session', false)).toBe('link');
     expect(fileAccess(plain!, 'jwt', false)).toBe('link');
-  });
-
-  it('keeps an absolute URL and survives a bad base', () => {
-    expect(absoluteFileUrl('https://cdn/x', 'http://h')).toBe('https://cdn/x');
-    expect(absoluteFileUrl('/x', 'not a url')).toBe('/x');
   });
 });
 

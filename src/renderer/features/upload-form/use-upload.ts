@@ -76,6 +76,7 @@ export function useUpload(
       const outcome = await sendUpload(transport, server, plan, {
         signal: controller.signal,
         onProgress: (progress) => setPhase({ kind: 'sending', progress }),
+        describe,
       });
       if (outcome.view.failed) {
         const mapped = mapServerErrors(outcomeErrors(outcome), model, state, plan);
