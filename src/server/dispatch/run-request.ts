@@ -13,6 +13,8 @@ import { JqlFailure, statusOf } from '../errors.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { plansOf } from '../query/plan-cache.ts';
+import { shapeOf } from '../query/plan-shape.ts';
 import { mayWrite } from './processors.ts';
 import { readRootMeta, runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
@@ -81,10 +83,12 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     if (identity.error) throw identity.error;
     // A request that may write runs through the write gate in one transaction; any other reads
     // committed data through the read connection, whatever another request's transaction holds.
-    const writing = writes(body, root);
+    // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
+    const shape = single ? shapeOf(body) : null;
+    const writing = shape !== null && plansOf(state).knows(shape) ? false : writes(body, root);
     const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
     if (single || !root) {
-      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log }));
+      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log, shape }));
       outcome = run.outcome;
       onlyData = run.meta?.onlyData ?? false;
       if (outcome.errors) status = statusOf(outcome.errors);

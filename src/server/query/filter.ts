@@ -14,7 +14,12 @@ import { TEXT_LOOKUPS, textMatch } from './text-match.ts';
 export interface Conditions {
   sql: string[];
   params: SqlParam[];
+  /** Each entry resolved, for other values of it (a query plan, plan-cache.ts), in the entries' order. */
+  bound: BoundCondition[];
 }
+
+/** One resolved entry: its SQL and parameters for a value, checked as the first compile checked it. */
+export type BoundCondition = (value: JsonValue, params: SqlParam[]) => string;
 
 const TEXT_TYPES = new Set(['string', 'text', 'date', 'datetime']);
 const ORDERED_TYPES = new Set(['string', 'text', 'date', 'datetime', 'integer', 'number', 'ref']);
@@ -47,7 +52,7 @@ export function compileConditions(
   columns: ColumnSource,
   section: string,
 ): Conditions {
-  const out: Conditions = { sql: [], params: [] };
+  const out: Conditions = { sql: [], params: [], bound: [] };
   for (const [key, value] of Object.entries(entries)) {
     const path: ErrorPath = [section, key];
     const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
@@ -56,7 +61,9 @@ export function compileConditions(
       fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
     }
     const column = columns.column(resolved, { field: key, path });
-    out.sql.push(condition(column, resolved.field, lookup, value, path, key, out.params));
+    const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, path, key, params);
+    out.sql.push(bound(value, out.params));
+    out.bound.push(bound);
   }
   return out;
 }

@@ -121,12 +121,8 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
         break;
       case 'limit':
       case 'offset':
-        if (!Number.isSafeInteger(value) || (value as number) < 0) invalidRequest(`${key} must be an integer >= 0`, at(key));
-        parsed[key] = value as number;
-        break;
       case 'draw':
-        if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));
-        parsed.draw = value as number;
+        parsed[key] = pagingValue(key, value);
         break;
       case 'group_by':
         parsed.groupBy = readGroupBy(value, fieldKey);
@@ -147,6 +143,14 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
     }
   }
   return parsed;
+}
+
+/** limit and offset are integers >= 0, draw any integer (PROTOCOL.md 2.3); a query plan checks them so too. */
+export function pagingValue(key: 'limit' | 'offset' | 'draw', value: JsonValue): number {
+  if (key === 'draw') {
+    if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));
+  } else if (!Number.isSafeInteger(value) || (value as number) < 0) invalidRequest(`${key} must be an integer >= 0`, at(key));
+  return value as number;
 }
 
 function readNamespace(value: JsonValue | undefined): { namespace: string; app: string; name: string } {
