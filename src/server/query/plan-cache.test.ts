@@ -4,7 +4,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStreamServer, type StreamServer } from '../testing/stream-client.ts';
-import { plansOf } from './plan-cache.ts';
+import type { RequestContext } from '../context.ts';
+import type { ParsedMeta } from './meta.ts';
+import { PlanCache, plansOf } from './plan-cache.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 import { REACH_ADMIN, REACH_ADMIN_ENV, REACH_WORKSPACE, TASKS, passwordOf, seedReach, writeReachWorkspace, type ReachIds, type ReachUser } from '../testing/reach-workspace.ts';
 
@@ -153,5 +155,18 @@ describe('plans and the workspace', () => {
       rmSync(dir, { recursive: true, force: true });
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the plan cache’s bound', () => {
+  it('keeps at most its number of shapes, the least recently used going first', () => {
+    const cache = new PlanCache(3);
+    const plan = { plan: { admits: () => true, bind: () => () => ({ payload: null }) }, meta: {} as ParsedMeta };
+    for (const shape of ['a', 'b', 'c']) cache.learn(shape, plan);
+    expect(cache.knows('a')).toBe(true);
+    cache.find('a', {} as RequestContext);
+    cache.learn('d', plan);
+    expect(cache.stats().size).toBe(3);
+    expect(['a', 'b', 'c', 'd'].filter((shape) => cache.knows(shape))).toEqual(['a', 'c', 'd']);
   });
 });
