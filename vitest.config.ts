@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
     environment: 'node',
+    // Fails the run when a test leaves anything in the temp folder (scripts/test-temp-folder.ts).
+    globalSetup: ['scripts/test-temp-folder.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // The JSON report feeds the "N passed, N failed" line that .ci/run prints.

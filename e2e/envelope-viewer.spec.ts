@@ -64,3 +64,24 @@ test('reads the SQL the server ran, after asking for it', async ({ app }) => {
   await expect(app.sqlStatements.first()).toContainText(/SELECT/i);
   await expect(app.sqlStatements.first()).toContainText('params: [4');
 });
+
+test('an empty result says the query matched nothing and shows the filter it was asked with', async ({ app }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', filter: { title: 'no such ticket', priority__gte: 4 } } });
+  const empty = app.page.getByTestId('empty-result');
+  await expect(empty).toContainText('The query matched nothing.');
+  await expect(app.page.getByTestId('empty-result-conditions')).toContainText('"title": "no such ticket"');
+  await expect(app.page.getByTestId('empty-result-conditions')).toContainText('"priority__gte": 4');
+  await expect(app.table).toHaveCount(0);
+});
+
+test('the arrow keys move the selected cell of the table', async ({ app }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', ordering: ['id'], limit: 5 }, title: null, status: null });
+  await app.tableRows.nth(0).getByRole('cell').nth(1).click();
+  await expect(app.tableRows.nth(0).getByRole('cell').nth(1)).toHaveAttribute('aria-selected', 'true');
+  await app.page.keyboard.press('ArrowDown');
+  await app.page.keyboard.press('ArrowDown');
+  await app.page.keyboard.press('ArrowRight');
+  const selected = app.table.locator('[role=cell][aria-selected=true]');
+  await expect(selected).toHaveCount(1);
+  await expect(app.tableRows.nth(2).getByRole('cell').nth(2)).toHaveAttribute('aria-selected', 'true');
+});

@@ -90,3 +90,27 @@ test('inserts a template for an intent and formats the document', async ({ app, 
   await page.getByRole('button', { name: 'Format' }).click();
   await expect.poll(() => app.editorContent()).toBe('{\n  "__meta__": {\n    "namespace": "tickets.Ticket",\n    "intent": "count"\n  }\n}');
 });
+
+test('accepting a key inserts "key": and opens the suggestions of its value', async ({ app, page }) => {
+  await expect(app.schemaState).toHaveText('schema: demo');
+  await app.setQuery('{\n  "__meta__": {\n    "limit": 5\n  }\n}');
+  await app.caretAfter('"limit": 5');
+
+  await page.keyboard.type(',\n"namesp');
+  await expect(app.suggestion('namespace')).toBeVisible();
+  await page.keyboard.press('Enter');
+  // Not a pre-filled namespace: the key, and the namespaces to pick from.
+  await expect.poll(() => app.editorContent()).toMatch(/"namespace": \n/);
+  await expect(app.suggestion('"tickets.Ticket"')).toBeVisible();
+  await app.suggestion('"tickets.Ticket"').click();
+  await expect.poll(() => app.editorContent()).toContain('"namespace": "tickets.Ticket"');
+
+  await page.keyboard.type(',\n"inte');
+  await expect(app.suggestion('intent')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => app.editorContent()).toMatch(/"intent": \n/);
+  await expect(app.suggestion('"retrieveOne"')).toBeVisible();
+  await expect(app.suggestion('"login"')).toHaveCount(0);
+  await app.suggestion('"retrieve"').click();
+  await expect.poll(() => app.editorContent()).toContain('"intent": "retrieve"');
+});

@@ -4,7 +4,10 @@
  * file then downloads byte for byte.
  */
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from './fixtures/test.ts';
 import { UploadPage } from './pages/upload-page.ts';
 import { screenshotPath } from './fixtures/screenshots.ts';
@@ -91,4 +94,37 @@ test('cancels an upload in flight', async ({ app, page }) => {
   await expect(upload.root.getByText(/^Cancelled before the server answered/)).toBeVisible();
   await expect(upload.outcome).toHaveCount(0);
   await expect(upload.uploadButton).toBeEnabled();
+});
+
+test('a file over the size limit is explained as soon as it is chosen', async ({ app, page }) => {
+  const upload = new UploadPage(page);
+  await app.showView('Upload');
+  await upload.target.selectOption({ label: 'tickets.Document · create' });
+  // Over the demo's 100 MiB: a sparse file, so nothing that large is written.
+  const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-upload-'));
+  try {
+    const big = join(dir, 'huge.bin');
+    writeFileSync(big, '');
+    truncateSync(big, 101 * 1024 * 1024);
+    await upload.fileInput('file').setInputFiles(big);
+    // The reason comes before any click on Upload, and only the file's: the empty fields wait.
+    await expect(upload.root).toContainText('huge.bin is 101 MiB; the server accepts at most 100 MiB per file');
+    await expect(upload.root).not.toContainText('needs a file');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the stored files come into view after an upload', async ({ app, page }) => {
+  const upload = new UploadPage(page);
+  // A short window, as on a laptop with the form filled in: the answer lands below the fold.
+  await page.setViewportSize({ width: 1280, height: 520 });
+  await app.showView('Upload');
+  await upload.target.selectOption({ label: 'tickets.Document · create' });
+  await upload.field('ticket').fill('1');
+  await upload.field('title').fill('Scrolled into view');
+  await upload.fileInput('file').setInputFiles({ name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('small') });
+  await upload.uploadButton.click();
+  await expect(upload.storedFiles).toContainText('small.txt');
+  await expect(upload.storedFiles).toBeInViewport();
 });

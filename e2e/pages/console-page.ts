@@ -15,7 +15,7 @@ export class ConsolePage {
 
   // Views
   /** Shows a view of the workbench from the rail. */
-  async showView(name: 'Query' | 'Upload' | 'Streams' | 'History' | 'Saved' | 'Diff'): Promise<void> {
+  async showView(name: 'Query' | 'Upload' | 'Streams' | 'History' | 'Saved' | 'Diff' | 'Docs'): Promise<void> {
     await this.page.getByRole('tablist', { name: 'Views' }).getByRole('tab', { name }).click();
     await expect(this.viewPanel(name)).toBeVisible();
   }
@@ -83,6 +83,25 @@ export class ConsolePage {
   }
   get hover(): Locator {
     return this.page.locator('.monaco-hover:not(.hidden)');
+  }
+  /** A token of the editor's text, e.g. `"limit"`. */
+  editorToken(text: string): Locator {
+    return this.editorText.locator('span span', { hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
+  }
+  /** Hovers a token of the editor's text, after the previous hover has gone. */
+  async hoverToken(text: string): Promise<void> {
+    await this.page.mouse.move(0, 0);
+    await expect(this.hover).toHaveCount(0);
+    await this.editorToken(text).hover();
+  }
+
+  // Docs
+  get docsPage(): Locator {
+    return this.page.getByTestId('docs-page');
+  }
+  /** A section heading of the Docs view, by its anchor. */
+  docsHeading(anchor: string): Locator {
+    return this.docsPage.locator(`[id="${anchor}"]`);
   }
 
   // Safety: kinds, read-only mode, Cancel

@@ -3,7 +3,7 @@
  * serves app://, registers every checked channel, opens a locked-down window, starts the embedded
  * server as local admin and tells the window; on quit it stops the server first.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -99,7 +99,10 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(h.windows[0]?.sent.length).toBeGreaterThan(1));
 });
 
-afterAll(() => vi.resetModules());
+afterAll(() => {
+  vi.resetModules();
+  rmSync(h.userData, { recursive: true, force: true });
+});
 
 describe('Electron main', () => {
   it('registers app:// as a secure standard scheme before ready, and serves it', () => {

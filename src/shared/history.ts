@@ -20,6 +20,8 @@ export interface HistoryRun {
   summary: string;
   /** When it ran, ms since the epoch. */
   at: number;
+  /** The editor tab it ran in, so a re-run goes back there; absent for other runs (a diff) and older records. */
+  tabId?: string;
 }
 
 export type NewHistoryRun = Omit<HistoryRun, 'id'>;

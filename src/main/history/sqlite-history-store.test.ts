@@ -87,9 +87,24 @@ describe('SqliteHistoryStore', () => {
     const db = openDatabase(':memory:');
     open.push(db);
     new SqliteHistoryStore(db).add(run(1));
-    expect(migrate(db)).toBe(1);
-    expect(db.prepare('SELECT COUNT(*) AS n FROM history_migrations').get()).toEqual({ n: 1 });
+    expect(migrate(db)).toBe(2);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM history_migrations').get()).toEqual({ n: 2 });
     expect(new SqliteHistoryStore(db).count()).toBe(1);
+  });
+
+  it('keeps the tab a run came from, and reads older records without one', () => {
+    const db = openDatabase(':memory:');
+    open.push(db);
+    // A database made before the column existed: its first migration only, with a run in it.
+    db.exec('CREATE TABLE history_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+    db.exec(`CREATE TABLE runs (id TEXT PRIMARY KEY, connection_id TEXT NOT NULL, connection_name TEXT NOT NULL, document TEXT NOT NULL,
+             status INTEGER NOT NULL, time_ms REAL NOT NULL, size INTEGER NOT NULL, summary TEXT NOT NULL, at INTEGER NOT NULL)`);
+    db.prepare("INSERT INTO history_migrations VALUES (1, 'then')").run();
+    db.prepare("INSERT INTO runs VALUES ('old', 'embedded', 'Embedded', '{}', 200, 1, 2, 's', 1)").run();
+    const history = new SqliteHistoryStore(db, { newId: () => 'new' });
+    history.add(run(2, { tabId: 'tab-7' }));
+    expect(history.get('new')).toMatchObject({ tabId: 'tab-7' });
+    expect(history.get('old')).not.toHaveProperty('tabId');
   });
 
   it('opens a file and refuses a bad retention', () => {
@@ -108,6 +123,7 @@ describe('SqliteHistoryStore', () => {
 describe('history IPC input', () => {
   it('accepts a well-formed run and query', () => {
     expect(parseNewRun(run(5))).toEqual(run(5));
+    expect(parseNewRun(run(5, { tabId: 't1' }))).toEqual(run(5, { tabId: 't1' }));
     expect(parseHistoryQuery({ text: 'x', connectionId: 'c', outcome: 'ok', limit: 5000, offset: 2 })).toEqual({ text: 'x', connectionId: 'c', outcome: 'ok', limit: 1000, offset: 2 });
     expect(parseHistoryQuery(undefined)).toEqual({});
     expect(parseRunId('id1')).toBe('id1');
@@ -119,6 +135,7 @@ describe('history IPC input', () => {
     expect(() => parseNewRun({ ...run(1), timeMs: Number.NaN })).toThrow('timeMs');
     expect(() => parseNewRun({ ...run(1), summary: 'x'.repeat(2000) })).toThrow('longer than');
     expect(() => parseNewRun({ ...run(1), document: 7 })).toThrow('document must be a string');
+    expect(() => parseNewRun({ ...run(1), tabId: 7 })).toThrow('tabId must be a string');
     expect(() => parseHistoryQuery({ outcome: 'maybe' })).toThrow('outcome');
     expect(() => parseHistoryQuery({ limit: -1 })).toThrow('limit');
     expect(() => parseHistoryQuery('text')).toThrow();

@@ -24,6 +24,8 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX runs_at ON runs (at DESC);
    CREATE INDEX runs_connection_at ON runs (connection_id, at DESC);`,
+  // The editor tab a run came from: a re-run from the history goes back to it.
+  `ALTER TABLE runs ADD COLUMN tab_id TEXT`,
 ];
 
 export function migrate(db: Sqlite): number {
@@ -48,6 +50,7 @@ interface Row {
   size: number;
   summary: string;
   at: number;
+  tab_id: string | null;
 }
 
 const fromRow = (r: Row): HistoryRun => ({
@@ -60,6 +63,7 @@ const fromRow = (r: Row): HistoryRun => ({
   size: r.size,
   summary: r.summary,
   at: r.at,
+  ...(r.tab_id !== null ? { tabId: r.tab_id } : {}),
 });
 
 /** `%` and `_` in a search word are literal. */
@@ -99,10 +103,10 @@ export class SqliteHistoryStore {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO runs (id, connection_id, connection_name, document, status, time_ms, size, summary, at)
-           VALUES (@id, @connectionId, @connectionName, @document, @status, @timeMs, @size, @summary, @at)`,
+          `INSERT INTO runs (id, connection_id, connection_name, document, status, time_ms, size, summary, at, tab_id)
+           VALUES (@id, @connectionId, @connectionName, @document, @status, @timeMs, @size, @summary, @at, @tabId)`,
         )
-        .run(run);
+        .run({ ...run, tabId: run.tabId ?? null });
       this.db.prepare('DELETE FROM runs WHERE rowid IN (SELECT rowid FROM runs ORDER BY at DESC, rowid DESC LIMIT -1 OFFSET ?)').run(this.retention);
     })();
     return run;

@@ -42,6 +42,7 @@ export function parseNewRun(value: unknown): NewHistoryRun {
     size: num(value, 'size', { integer: true }),
     summary: str(value, 'summary', MAX_SHORT),
     at: num(value, 'at', { integer: true }),
+    ...(value.tabId !== undefined ? { tabId: str(value, 'tabId', MAX_ID) } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The window: the view rail, the connections, and the workbench's views (Query, Upload, Streams,
- * History, Saved, Diff). It composes the features; they never import each other and talk through
+ * History, Saved, Diff, Docs). It composes the features; they never import each other and talk through
  * the services. A view is mounted the first time it is shown and then kept (hidden), so a
  * half-filled form, a diff or an editor's state survive switching.
  *
@@ -31,6 +31,7 @@ const VIEWS: Record<WorkbenchView, LazyExoticComponent<ComponentType>> = {
   history: lazy(() => import('./views/HistoryView.tsx').then((m) => ({ default: m.HistoryView }))),
   saved: lazy(() => import('./views/SavedView.tsx').then((m) => ({ default: m.SavedView }))),
   diff: lazy(() => import('./views/DiffView.tsx').then((m) => ({ default: m.DiffView }))),
+  docs: lazy(() => import('./views/DocsView.tsx').then((m) => ({ default: m.DocsView }))),
 };
 
 /** Whether any stream session has an open socket, checked each second (for the rail's dot). */

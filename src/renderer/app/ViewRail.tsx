@@ -1,13 +1,13 @@
 /**
  * The narrow bar on the far left that switches the workbench between its views, like an editor's
- * activity bar: Query, Upload, Streams, History, Saved, Diff (Alt+1 … Alt+6). Streams shows a dot
- * while any connection's stream is open.
+ * activity bar: Query, Upload, Streams, History, Saved, Diff, Docs (Alt+1 … Alt+7). Streams shows a
+ * dot while any connection's stream is open.
  */
 import { useEffect, type JSX, type KeyboardEvent } from 'react';
 import { useServices, useStore } from '../state/services.ts';
 import { WORKBENCH_VIEWS, type WorkbenchView } from '../state/workbench-store.ts';
 
-export const VIEW_LABELS: Record<WorkbenchView, string> = { query: 'Query', upload: 'Upload', streams: 'Streams', history: 'History', saved: 'Saved', diff: 'Diff' };
+export const VIEW_LABELS: Record<WorkbenchView, string> = { query: 'Query', upload: 'Upload', streams: 'Streams', history: 'History', saved: 'Saved', diff: 'Diff', docs: 'Docs' };
 
 const ICONS: Record<WorkbenchView, JSX.Element> = {
   query: <path d="M6 3C4.5 3 4 3.8 4 5v1.6C4 7.5 3.5 8 2.5 8 3.5 8 4 8.5 4 9.4V11c0 1.2.5 2 2 2M10 3c1.5 0 2 .8 2 2v1.6c0 .9.5 1.4 1.5 1.4-1 0-1.5.5-1.5 1.4V11c0 1.2-.5 2-2 2" />,
@@ -21,6 +21,7 @@ const ICONS: Record<WorkbenchView, JSX.Element> = {
   ),
   saved: <path d="M4 2.5h8v11l-4-3-4 3z" />,
   diff: <path d="M5 2.5v11M11 2.5v11M2.5 5.5h5M8.5 10.5h5M11 8v5" />,
+  docs: <path d="M2.5 3.5c2-.8 3.8-.8 5.5.5v9c-1.7-1.3-3.5-1.3-5.5-.5zM13.5 3.5c-2-.8-3.8-.8-5.5.5v9c1.7-1.3 3.5-1.3 5.5-.5z" />,
 };
 
 export function ViewRail(props: { live: boolean }): JSX.Element {
@@ -63,16 +64,21 @@ export function ViewRail(props: { live: boolean }): JSX.Element {
             tabIndex={v === view ? 0 : -1}
             className={`rail-tab${v === view ? ' is-active' : ''}`}
             title={`${VIEW_LABELS[v]} (Alt+${i + 1})`}
+            aria-describedby={v === 'streams' && props.live ? 'rail-live-note' : undefined}
             onClick={() => workbench.show(v)}
           >
             <svg viewBox="0 0 16 16" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" strokeLinejoin="round" aria-hidden>
               {ICONS[v]}
             </svg>
             <span className="rail-label">{VIEW_LABELS[v]}</span>
-            {v === 'streams' && props.live && <span className="rail-live" aria-label="a stream is open" />}
+            {/* The dot is the state, not part of the name: the tab stays "Streams", described while live. */}
+            {v === 'streams' && props.live && <span className="rail-live" aria-hidden="true" />}
           </button>
         ))}
       </div>
+      <span id="rail-live-note" hidden>
+        a stream is open
+      </span>
     </nav>
   );
 }

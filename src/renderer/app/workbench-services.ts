@@ -42,7 +42,7 @@ function historyStore(bridge: JqlBridge | undefined): HistoryStore {
 export function recordRuns(runLog: RunLog, history: HistoryStore, queryClient: QueryClient, onError: (message: string) => void): () => void {
   return runLog.subscribe((run) => {
     history
-      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at))
+      .add(historyRunFrom(run.connection, redactSecrets(run.document), run.outcome, run.at, run.tabId))
       .then(() => queryClient.invalidateQueries({ queryKey: historyKeys.all }))
       .catch((err: unknown) => onError(`The run was not recorded in the history: ${(err as Error).message}`));
   });

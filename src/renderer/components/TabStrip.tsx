@@ -1,5 +1,8 @@
-/** A row of tabs (views of a response, subqueries of a multi-query); keyboard: arrows move. */
-import type { JSX, KeyboardEvent, ReactNode } from 'react';
+/**
+ * A row of tabs (views of a response, subqueries of a multi-query); keyboard: arrows move. A tab's
+ * accessible name is its label alone, whatever its badge says: the badge is its description.
+ */
+import { useId, type JSX, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface TabItem<K extends string> {
   key: K;
@@ -16,6 +19,7 @@ export function TabStrip<K extends string>(props: {
   label: string;
   className?: string;
 }): JSX.Element {
+  const id = useId();
   const enabled = props.items.filter((i) => !i.disabled);
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
@@ -35,9 +39,14 @@ export function TabStrip<K extends string>(props: {
           disabled={item.disabled}
           className={`tabstrip-tab${item.tone === 'error' ? ' is-error' : ''}`}
           onClick={() => props.onSelect(item.key)}
+          aria-describedby={item.badge !== undefined ? `${id}-${item.key}-badge` : undefined}
         >
           {item.label}
-          {item.badge !== undefined && <span className="tab-badge">{item.badge}</span>}
+          {item.badge !== undefined && (
+            <span className="tab-badge" id={`${id}-${item.key}-badge`} aria-hidden="true">
+              {item.badge}
+            </span>
+          )}
         </button>
       ))}
     </div>

@@ -6,6 +6,7 @@
 import type { DescribeResult } from '../../shared/protocol.ts';
 import { findModel } from './describe-index.ts';
 import type { JsonSchema } from './json-schema-type.ts';
+import { withKeyCompletions } from './key-completion.ts';
 import { modelDefinitions } from './model-schema.ts';
 
 export function buildFilterSchema(d: DescribeResult, namespace: string): JsonSchema | null {
@@ -15,5 +16,5 @@ export function buildFilterSchema(d: DescribeResult, namespace: string): JsonSch
   modelDefinitions(d, namespace, model, definitions);
   const filter = definitions[`filter:${namespace}`];
   if (!filter) return null;
-  return { $schema: 'http://json-schema.org/draft-07/schema#', description: `Filter on ${namespace}`, ...filter };
+  return withKeyCompletions({ $schema: 'http://json-schema.org/draft-07/schema#', description: `Filter on ${namespace}`, ...filter });
 }

@@ -11,18 +11,14 @@
 import type { DescribeResult } from '../../shared/protocol.ts';
 import { findModel, listNamespaces, type NamespaceInfo } from './describe-index.ts';
 import type { JsonSchema } from './json-schema-type.ts';
+import { withKeyCompletions } from './key-completion.ts';
 import { modelDefinitions } from './model-schema.ts';
+import { META_ALIASES, META_HELP, MODEL_INTENT_HELP, ROOT_META_HELP } from './protocol-help.ts';
 
 export type { JsonSchema } from './json-schema-type.ts';
 
-const INTENT_HELP: Record<string, string> = {
-  retrieve: 'Records matching filter/exclude/search, ordered and paged',
-  retrieveOne: 'The one record matching uniqueObject',
-  create: 'Create a record from the data keys',
-  update: 'Update the record matching uniqueObject with the data keys',
-  delete: 'Delete the record matching uniqueObject',
-  count: 'How many records match',
-};
+/** The sentence completion shows for a `__meta__` key (protocol-help.ts holds them all). */
+const about = (key: string): string => META_HELP[key]?.text ?? '';
 
 function genericMeta(namespaces: NamespaceInfo[]): JsonSchema {
   const unique = [...new Set(namespaces.map((n) => n.namespace))];
@@ -33,44 +29,41 @@ function genericMeta(namespaces: NamespaceInfo[]): JsonSchema {
     additionalProperties: false,
   };
   const properties: Record<string, JsonSchema> = {
-    namespace: { type: 'string', description: '<app>.<Model>, <app>.<Controller> or <app>.<Collection>', enum: unique, enumDescriptions: unique.map(kinds) },
-    intent: { type: 'string', description: 'What to do: retrieve, retrieveOne, create, update, delete, count, or a controller intent' },
-    schema: { enum: ['model', 'controller', 'nosql'], description: 'The processor; model when absent' },
-    authenticationClass: { enum: ['jwt', 'session'], description: 'How the caller is identified' },
-    uniqueObject: { type: 'object', description: 'Selects exactly one record (retrieveOne, update, delete)' },
-    filter: { type: 'object', description: 'Every entry must match: field, field__lookup, ref__field' },
-    exclude: { type: 'object', description: 'Removes matching records; a null value removes that field from the result' },
-    search: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'], additionalProperties: false, description: 'Case-insensitive search over the search fields' },
-    ordering: { type: 'array', items: { type: 'string' }, description: "Field paths, '-' for descending" },
-    cache: { type: 'object', properties: { enabled: { type: 'boolean' } }, additionalProperties: false },
-    limit: { type: 'integer', minimum: 0, description: 'Default 100, at most the server maximum' },
-    offset: { type: 'integer', minimum: 0 },
-    draw: { type: 'integer', description: 'Echoed back in __extras__.draw' },
+    namespace: { type: 'string', description: about('namespace'), enum: unique, enumDescriptions: unique.map(kinds) },
+    // Proposed by the namespace's own branch (its intents) or, for an unknown namespace, the fallback
+    // branch of buildQuerySchema: a proposal here would win over both and insert an empty string.
+    intent: { type: 'string', description: about('intent'), doNotSuggest: namespaces.length > 0 },
+    schema: { enum: ['model', 'controller', 'nosql'], description: about('schema') },
+    authenticationClass: { enum: ['jwt', 'session'], description: about('authenticationClass') },
+    uniqueObject: { type: 'object', description: about('uniqueObject') },
+    filter: { type: 'object', description: about('filter') },
+    exclude: { type: 'object', description: about('exclude') },
+    search: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'], additionalProperties: false, description: about('search') },
+    ordering: { type: 'array', items: { type: 'string' }, description: about('ordering') },
+    cache: { type: 'object', properties: { enabled: { type: 'boolean' } }, additionalProperties: false, description: about('cache') },
+    limit: { type: 'integer', minimum: 0, description: about('limit') },
+    offset: { type: 'integer', minimum: 0, description: about('offset') },
+    draw: { type: 'integer', description: about('draw') },
     groupBy: {
-      description: 'Field paths, or {by, aggregates}',
+      description: about('groupBy'),
       anyOf: [
         { type: 'array', items: { type: 'string' } },
         { type: 'object', properties: { by: { type: 'array', items: { type: 'string' } }, aggregates: { type: 'object', additionalProperties: aggregate } }, required: ['by'], additionalProperties: false },
       ],
     },
-    return: { type: 'object', description: 'Fields a mutation returns' },
+    return: { type: 'object', description: about('return') },
     sideEffects: {
       type: 'object',
       properties: { multipartFormUpload: { type: 'boolean' }, fileFieldMapping: { type: 'object', additionalProperties: { type: 'string' } } },
       additionalProperties: false,
+      description: about('sideEffects'),
     },
-    render: { enum: ['only:data'], description: 'Answer the payload alone on success' },
-    debug: { type: 'boolean', description: 'Error details in development mode' },
-    comment: { description: 'Free-form notes; ignored by the server' },
+    render: { enum: ['only:data'], description: about('render') },
+    debug: { type: 'boolean', description: about('debug') },
+    comment: { description: about('comment') },
   };
   // The snake_case spellings are accepted on the wire; valid but not offered.
-  const aliases: Record<string, string> = {
-    unique_object: 'uniqueObject',
-    group_by: 'groupBy',
-    side_effects: 'sideEffects',
-    authentication_class: 'authenticationClass',
-  };
-  for (const [snake, camel] of Object.entries(aliases)) properties[snake] = { ...properties[camel], doNotSuggest: true };
+  for (const [snake, camel] of Object.entries(META_ALIASES)) properties[snake] = { ...properties[camel], doNotSuggest: true };
   return { type: 'object', required: ['namespace', 'intent'], properties, additionalProperties: false };
 }
 
@@ -80,7 +73,7 @@ function intentSchema(intents: string[]): JsonSchema {
   const snake = intents.map(snakeIntent).filter((s) => !intents.includes(s));
   return {
     anyOf: [
-      { enum: intents, enumDescriptions: intents.map((i) => INTENT_HELP[i] ?? '') },
+      { enum: intents, enumDescriptions: intents.map((i) => MODEL_INTENT_HELP[i] ?? '') },
       ...(snake.length ? [{ type: 'string', pattern: `^(${snake.join('|')})$` }] : []),
     ],
   };
@@ -91,7 +84,8 @@ function namespaceCondition(info: NamespaceInfo): JsonSchema {
   return {
     properties: {
       __meta__: {
-        properties: { namespace: { const: info.namespace }, schema: schemaCheck },
+        // A condition, not a proposal: completion must not offer (and pre-fill) this namespace's const.
+        properties: { namespace: { const: info.namespace, doNotSuggest: true }, schema: { ...schemaCheck, doNotSuggest: true } },
         required: info.kind === 'model' ? ['namespace'] : ['namespace', 'schema'],
       },
     },
@@ -137,6 +131,12 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
     if (model) modelDefinitions(d, info.namespace, model, definitions);
   }
   const conditions: JsonSchema[] = namespaces.map((info) => ({ if: namespaceCondition(info), then: namespaceThen(info, definitions) }));
+  // A namespace this server does not have (or none yet): intent is offered as a plain string.
+  const known = [...new Set(namespaces.map((n) => n.namespace))];
+  if (known.length > 0) conditions.push({
+    if: { properties: { __meta__: { properties: { namespace: { enum: known, doNotSuggest: true } }, required: ['namespace'] } } },
+    else: { properties: { __meta__: { properties: { intent: { type: 'string', description: about('intent') } } } } },
+  });
   // The data keys now live inside each namespace's `then`; no $ref points at them.
   for (const key of Object.keys(definitions)) if (key.startsWith('data:')) delete definitions[key];
   definitions.meta = genericMeta(namespaces);
@@ -149,12 +149,12 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
   definitions.rootMeta = {
     type: 'object',
     properties: {
-      atomic: { type: 'boolean', description: 'All subqueries in one transaction' },
+      atomic: { type: 'boolean', description: ROOT_META_HELP.atomic?.text },
       authenticationClass: { enum: ['jwt', 'session'] },
     },
     additionalProperties: false,
   };
-  return {
+  return withKeyCompletions({
     $schema: 'http://json-schema.org/draft-07/schema#',
     description: `JQL query for ${d.workspace ?? 'a workspace'} (server ${d.version ?? '?'})`,
     type: 'object',
@@ -166,5 +166,5 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
     if: { required: ['__meta__'] },
     then: { $ref: '#/definitions/single' },
     else: { properties: { __root_meta__: { $ref: '#/definitions/rootMeta' } }, additionalProperties: { $ref: '#/definitions/single' } },
-  };
+  });
 }

@@ -6,25 +6,8 @@
 import { FILTER_LOOKUPS, type DescribeField, type DescribeModel, type DescribeResult, type FilterLookup } from '../../shared/protocol.ts';
 import { findModel, readableFields } from './describe-index.ts';
 import type { JsonSchema } from './json-schema-type.ts';
+import { LOOKUP_HELP } from './protocol-help.ts';
 
-const LOOKUP_HELP: Record<FilterLookup, string> = {
-  exact: 'equal (null: IS NULL)',
-  iexact: 'equal, ignoring case',
-  contains: 'contains (case-sensitive)',
-  icontains: 'contains, ignoring case',
-  startswith: 'starts with (case-sensitive)',
-  istartswith: 'starts with, ignoring case',
-  endswith: 'ends with (case-sensitive)',
-  iendswith: 'ends with, ignoring case',
-  gt: 'greater than',
-  gte: 'greater than or equal',
-  lt: 'less than',
-  lte: 'less than or equal',
-  in: 'one of an array of values',
-  range: '[low, high], inclusive',
-  isnull: 'true: IS NULL, false: IS NOT NULL',
-  ne: 'not equal (keeps NULLs)',
-};
 
 function baseValue(field: DescribeField): JsonSchema {
   switch (field.type) {

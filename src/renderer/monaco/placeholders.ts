@@ -7,6 +7,7 @@
  */
 import type { JsonValue } from '../../shared/protocol.ts';
 import { findVariables } from '../state/variables.ts';
+import { inlineCode } from './markdown-text.ts';
 import { jsonDefaults, monaco } from './monaco.ts';
 import { placeholderSafeEdits } from './placeholder-format.ts';
 
@@ -104,8 +105,8 @@ export function installPlaceholderSupport(contextOf: (uri: monaco.Uri) => Placeh
         const name = `\`{{${use.name}}}\``;
         const contents =
           context && Object.hasOwn(context.values, use.name)
-            ? [{ value: `${name} on ${context.connectionName}:` }, { value: `\`\`\`json\n${shown(context.values[use.name]!)}\n\`\`\`` }]
-            : [{ value: `${name} is not defined for ${context?.connectionName ?? 'this connection'}. Define it in Saved → Variables of that connection.` }];
+            ? [{ value: `${name} on ${inlineCode(context.connectionName)}:` }, { value: inlineCode(shown(context.values[use.name]!)) }]
+            : [{ value: `${name} is not defined for ${context ? inlineCode(context.connectionName) : 'this connection'}. Define it in Saved → Variables of that connection.` }];
         return { range: toRange(model, use.start, use.end), contents };
       },
     }),

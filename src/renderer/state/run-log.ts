@@ -15,6 +15,8 @@ export interface RunRecord {
   document: string;
   outcome: RunOutcome;
   at: number;
+  /** The editor tab it ran in, when it ran in one. */
+  tabId?: string;
 }
 
 export class RunLog {

@@ -56,7 +56,7 @@ describe('runTab', () => {
     });
     await runTab(deps, tabs.active.id);
     expect(results.get(tabs.active.id)).toMatchObject({ status: 'failed', message: 'Could not reach it' });
-    expect(recorded).toEqual([{ connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: tabs.active.text, outcome: { kind: 'failed', message: 'Could not reach it', timeMs: 0 }, at: 1000 }]);
+    expect(recorded).toEqual([{ tabId: tabs.active.id, connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: tabs.active.text, outcome: { kind: 'failed', message: 'Could not reach it', timeMs: 0 }, at: 1000 }]);
   });
 
   it('reports every answered run to the run log, for the history', async () => {

@@ -99,17 +99,17 @@ export async function runTab(deps: RunDeps, tabId: string, options: RunTabOption
     });
     deps.tabs.recordRun(tabId, { status: response.status, timeMs: Math.round(response.timeMs), size, at: now() });
     // The history keeps the document as written: variables stay placeholders, their values are not copied.
-    deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'answered', status: response.status, timeMs: response.timeMs, size, view }, at: started });
+    deps.runLog?.record({ tabId, connection: who, document: tab.text, outcome: { kind: 'answered', status: response.status, timeMs: response.timeMs, size, view }, at: started });
     // A token the server no longer accepts: show the connection as signed out.
     if (response.status === 401 && hasCredential(target)) await deps.connections.markSignedOut(target.connectionId);
   } catch (err) {
     if (err instanceof CancelledError) {
       deps.results.set(tabId, { status: 'cancelled', runId, request, afterMs: now() - started, at: now() });
-      deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'failed', message: 'cancelled by the user', timeMs: now() - started }, at: started });
+      deps.runLog?.record({ tabId, connection: who, document: tab.text, outcome: { kind: 'failed', message: 'cancelled by the user', timeMs: now() - started }, at: started });
       return;
     }
     deps.results.set(tabId, { status: 'failed', runId, request, message: (err as Error).message, at: now() });
-    deps.runLog?.record({ connection: who, document: tab.text, outcome: { kind: 'failed', message: (err as Error).message, timeMs: now() - started }, at: started });
+    deps.runLog?.record({ tabId, connection: who, document: tab.text, outcome: { kind: 'failed', message: (err as Error).message, timeMs: now() - started }, at: started });
   } finally {
     if (deps.inflight?.get(tabId) === controller) deps.inflight.delete(tabId);
   }

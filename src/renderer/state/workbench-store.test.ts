@@ -34,6 +34,6 @@ describe('WorkbenchStore', () => {
     const again = new WorkbenchStore(storage);
     expect(again.getSnapshot()).toMatchObject({ view: 'diff', visited: ['diff'], connections: { saved: 'conn-9' } });
     storage.setItem('jql.workbench.v1', '{"view":"nope","connections":{"x":1,"upload":5}}');
-    expect(new WorkbenchStore(storage).getSnapshot()).toEqual({ view: 'query', visited: ['query'], connections: {} });
+    expect(new WorkbenchStore(storage).getSnapshot()).toEqual({ view: 'query', visited: ['query'], connections: {}, docs: { doc: 'protocol', anchor: '', seq: 0 } });
   });
 });

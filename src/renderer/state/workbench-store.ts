@@ -1,11 +1,13 @@
 /**
- * Which view of the workbench is showing (Query, Upload, Streams, History, Saved, Diff), which views
- * have been opened (they stay mounted, so a half-filled upload form or a diff survives switching),
- * and the connection each connection-bound view works on. Kept in localStorage (UI state only).
+ * Which view of the workbench is showing (Query, Upload, Streams, History, Saved, Diff, Docs), which
+ * views have been opened (they stay mounted, so a half-filled upload form or a diff survives
+ * switching), the connection each connection-bound view works on, and the place the Docs view shows.
+ * Kept in localStorage (UI state only).
  */
+import type { DocPlace } from '../components/doc-anchors.ts';
 import { ExternalStore, readJson, writeJson, type KeyValueStorage } from './external-store.ts';
 
-export const WORKBENCH_VIEWS = ['query', 'upload', 'streams', 'history', 'saved', 'diff'] as const;
+export const WORKBENCH_VIEWS = ['query', 'upload', 'streams', 'history', 'saved', 'diff', 'docs'] as const;
 export type WorkbenchView = (typeof WORKBENCH_VIEWS)[number];
 
 /** Views that work on one connection of their own; the others follow the active editor tab's. */
@@ -16,6 +18,8 @@ export interface WorkbenchState {
   visited: readonly WorkbenchView[];
   /** View -> connection id, for the views in CONNECTION_VIEWS. */
   connections: Readonly<Partial<Record<WorkbenchView, string>>>;
+  /** What the Docs view shows; `seq` grows with each request, so asking for the same place again scrolls again. */
+  docs: DocPlace & { seq: number };
 }
 
 const STORAGE_KEY = 'jql.workbench.v1';
@@ -29,7 +33,7 @@ export class WorkbenchStore extends ExternalStore<WorkbenchState> {
     const view = isView(saved?.view) ? saved.view : 'query';
     const connections: Partial<Record<WorkbenchView, string>> = {};
     for (const [k, v] of Object.entries(saved?.connections ?? {})) if (isView(k) && typeof v === 'string') connections[k] = v;
-    super({ view, visited: [view], connections });
+    super({ view, visited: [view], connections, docs: { doc: 'protocol', anchor: '', seq: 0 } });
     this.storage = storage;
   }
 
@@ -37,6 +41,13 @@ export class WorkbenchStore extends ExternalStore<WorkbenchState> {
     const state = this.getSnapshot();
     if (state.view === view) return;
     this.commit({ ...state, view, visited: state.visited.includes(view) ? state.visited : [...state.visited, view] });
+  }
+
+  /** Shows a place of the docs (a hover's or an error's link). */
+  openDocs(place: DocPlace): void {
+    const state = this.getSnapshot();
+    this.setState({ ...state, docs: { ...place, seq: state.docs.seq + 1 } });
+    this.show('docs');
   }
 
   setConnection(view: WorkbenchView, connectionId: string): void {

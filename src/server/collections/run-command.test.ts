@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serializeEnvironmentFile, serializeManifest, serializeRequestFile, type RequestFile } from '../../shared/collections/format.ts';
@@ -46,13 +47,13 @@ function allFiles(dir: string): string[] {
 
 describe('jql-console run', () => {
   it('runs the demo collection against a fresh embedded demo server and passes, leaving no data directory behind', () => {
-    const before = readdirSync(tempDir('jql-probe-').replace(/[^/\\]+$/, '')).filter((n) => n.startsWith('jql-run-')).length;
+    const before = readdirSync(tmpdir()).filter((n) => n.startsWith('jql-run-')).length;
     const result = cli(['run', 'examples/demo-collection', '--embedded']);
     expect(result.stderr).toBe('');
     expect(result.status).toBe(0);
     expect(result.stdout).toMatch(/^✓ 03-create-folder\.jql\.json {2}200 /m);
     expect(result.stdout).toMatch(/^requests\s+7\s+7\s+0$/m);
-    const after = readdirSync(tempDir('jql-probe-').replace(/[^/\\]+$/, '')).filter((n) => n.startsWith('jql-run-')).length;
+    const after = readdirSync(tmpdir()).filter((n) => n.startsWith('jql-run-')).length;
     expect(after).toBe(before);
   }, 60_000);
 

@@ -1,11 +1,13 @@
 /**
  * Test fixtures: a fresh data directory per app, workspaces written to temp files, and a small client
- * over `app.inject` that posts JQL the way a real client would.
+ * over `app.inject` that posts JQL the way a real client would. Every folder made here is removed when
+ * the test file that made it ends.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { afterAll } from 'vitest';
 import { buildApp, type AppOptions } from '../app.ts';
 import type { ServerState } from '../context.ts';
 
@@ -18,8 +20,21 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+const madeHere = new Set<string>();
+
+// Registered when a test file first imports this module, so it is that file's first afterAll and
+// (vitest runs afterAll hooks in reverse) its last: servers and databases the file closes in its own
+// hooks are closed before their folders go.
+afterAll(() => {
+  for (const dir of madeHere) rmSync(dir, { recursive: true, force: true });
+  madeHere.clear();
+});
+
+/** A fresh folder under the temp folder, removed when the test file ends. */
 export function tempDir(prefix = 'jql-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeHere.add(dir);
+  return dir;
 }
 
 export function writeWorkspace(workspace: unknown, dir = tempDir('jql-ws-')): string {

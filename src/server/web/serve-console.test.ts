@@ -1,12 +1,13 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../testing/fixture.ts';
 import { BROWSER_CSP, serveConsole } from './serve-console.ts';
 
 function builtRenderer(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'jql-renderer-'));
+  const dir = tempDir('jql-renderer-');
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
   writeFileSync(join(dir, 'assets', 'index-abc.js'), 'console.log(1)');

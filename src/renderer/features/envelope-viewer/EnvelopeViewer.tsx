@@ -8,10 +8,13 @@ import { useState, type JSX, type ReactNode } from 'react';
 import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
 import { RefusedWrite } from '../../components/RunAnyway.tsx';
 import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
+import type { ErrorCode } from '../../../shared/error-codes.ts';
+import { errorAnchor } from '../../monaco/protocol-help.ts';
 import { allErrors } from '../../response/result-view.ts';
 import type { RunDone, RunState } from '../../state/results-store.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import { tabTitle, type QueryInfoLevel, type QueryTab } from '../../state/tabs-store.ts';
+import { EmptyResult } from './EmptyResult.tsx';
 import { ErrorsList } from './ErrorsList.tsx';
 import { ExtrasBar } from './ExtrasBar.tsx';
 import { JsonTree } from './JsonTree.tsx';
@@ -25,7 +28,7 @@ type View = 'table' | 'json' | 'errors' | 'sql' | 'raw';
 
 /** The active editor tab's last response. */
 export function EnvelopeViewer(): JSX.Element {
-  const { tabs, results, editorBus, run: runTab } = useServices();
+  const { tabs, results, editorBus, run: runTab, workbench } = useServices();
   const tabState = useStore(tabs);
   const resultState = useStore(results);
   const tab = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
@@ -37,6 +40,7 @@ export function EnvelopeViewer(): JSX.Element {
       empty={<NoResponse tab={tab} />}
       queryInfoLevel={tab.queryInfoLevel}
       onRevealError={(errorIndex) => editorBus.revealError({ tabId: tab.id, errorIndex })}
+      onOpenDocs={(code) => workbench.openDocs({ doc: 'protocol', anchor: errorAnchor(code) })}
       onAskForSql={() => {
         tabs.setQueryInfoLevel(tab.id, 2);
         void runTab(tab.id);
@@ -56,6 +60,8 @@ export interface ResultViewerProps {
   viewKey?: string;
   queryInfoLevel?: QueryInfoLevel;
   onRevealError?: (errorIndex: number) => void;
+  /** Opens an error code's entry of the protocol docs. */
+  onOpenDocs?: (code: ErrorCode) => void;
   onAskForSql?: () => void;
   /** Copy as curl/fetch; off for requests a snippet cannot reproduce (multipart uploads). */
   snippets?: boolean;
@@ -165,9 +171,12 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
       <TabStrip label="Response views" active={current} onSelect={props.onChoose} items={views} />
       {section && <ExtrasBar section={section} />}
       <div className="view-body">
-        {current === 'table' && rows && <PayloadTable key={sectionIndex} rows={rows} />}
+        {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) && (
+          <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />
+        )}
+        {current === 'table' && rows && rows.length > 0 && <PayloadTable key={sectionIndex} rows={rows} />}
         {current === 'json' && section && <JsonTree key={sectionIndex} value={section.payload} />}
-        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} />}
+        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />}
         {current === 'sql' && props.onAskForSql && <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />}
         {current === 'raw' && <RawBody raw={props.run.raw} />}
       </div>

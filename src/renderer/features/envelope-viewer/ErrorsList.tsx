@@ -1,8 +1,14 @@
-/** `__errors__` as a list; each entry jumps to its marker in the editor. */
+/** `__errors__` as a list; each entry jumps to its marker in the editor and links to its code's entry in the docs. */
 import type { JSX } from 'react';
+import { isErrorCode, type ErrorCode } from '../../../shared/error-codes.ts';
 import type { JqlError } from '../../../shared/protocol.ts';
 
-export function ErrorsList(props: { errors: Array<{ section: string | null; error: JqlError }>; onReveal: (index: number) => void }): JSX.Element {
+export function ErrorsList(props: {
+  errors: Array<{ section: string | null; error: JqlError }>;
+  onReveal: (index: number) => void;
+  /** Opens the docs at an error code's entry. */
+  onOpenDocs?: (code: ErrorCode) => void;
+}): JSX.Element {
   if (props.errors.length === 0) return <p className="empty">No errors.</p>;
   return (
     <ul className="errors" data-testid="errors-list">
@@ -19,6 +25,11 @@ export function ErrorsList(props: { errors: Array<{ section: string | null; erro
               </span>
             )}
           </button>
+          {props.onOpenDocs && isErrorCode(error.code) && (
+            <button type="button" className="btn btn-small error-docs" onClick={() => props.onOpenDocs?.(error.code)} title={`What ${error.code} means, in the protocol docs`}>
+              About {error.code}
+            </button>
+          )}
           {error.detail && (
             <details className="error-detail">
               <summary>{error.detail.exception}</summary>

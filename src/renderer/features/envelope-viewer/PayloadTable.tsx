@@ -9,7 +9,7 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import { copyToClipboard } from '../../components/clipboard.ts';
 import { formatCount } from '../../components/format.ts';
 import { useServices } from '../../state/services.ts';
-import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
+import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, moveSelection, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
 
 const ROW_HEIGHT = 25;
 const INDEX_WIDTH = 56;
@@ -60,7 +60,13 @@ export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
     if ((e.ctrlKey || e.metaKey) && e.key === 'c' && selected && !window.getSelection()?.toString()) {
       e.preventDefault();
       copyCell();
+      return;
     }
+    const next = moveSelection(e.key, selected, order, columns);
+    if (!next) return;
+    e.preventDefault();
+    setSelected(next);
+    virtualizer.scrollToIndex(order.indexOf(next.row), { align: 'auto' });
   };
 
   return (
@@ -125,6 +131,7 @@ export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
                       <div
                         key={c}
                         role="cell"
+                        aria-selected={isSelected}
                         className={`td ${valueClass(value)}${isSelected ? ' is-selected' : ''}`}
                         style={{ width: widthOf(c) }}
                         title={nested ? undefined : cellText(value, 2000)}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { cellText, columnWidths, columnsOf, compareValues, copyText, nextSort, sortedOrder, tableRows, VALUE_COLUMN } from './table-model.ts';
+import { cellText, columnWidths, columnsOf, compareValues, copyText, moveSelection, nextSort, sortedOrder, tableRows, VALUE_COLUMN } from './table-model.ts';
 
 describe('tableRows and columnsOf', () => {
   it('puts id first and keeps first-seen order', () => {
@@ -85,5 +85,21 @@ describe('columnWidths', () => {
     expect(id).toBe(56);
     expect(title).toBeGreaterThan(180);
     expect(body).toBe(340);
+  });
+});
+
+describe('moving the selected cell with the keyboard', () => {
+  const order = [2, 0, 1];
+  const columns = ['id', 'title'];
+  it('starts at the first cell and moves in the shown order, staying inside the table', () => {
+    expect(moveSelection('ArrowDown', null, order, columns)).toEqual({ row: 2, column: 'id' });
+    expect(moveSelection('ArrowDown', { row: 2, column: 'id' }, order, columns)).toEqual({ row: 0, column: 'id' });
+    expect(moveSelection('ArrowRight', { row: 0, column: 'id' }, order, columns)).toEqual({ row: 0, column: 'title' });
+    expect(moveSelection('ArrowRight', { row: 0, column: 'title' }, order, columns)).toEqual({ row: 0, column: 'title' });
+    expect(moveSelection('ArrowUp', { row: 2, column: 'id' }, order, columns)).toEqual({ row: 2, column: 'id' });
+    expect(moveSelection('End', { row: 2, column: 'title' }, order, columns)).toEqual({ row: 1, column: 'title' });
+    expect(moveSelection('Home', { row: 1, column: 'id' }, order, columns)).toEqual({ row: 2, column: 'id' });
+    expect(moveSelection('a', { row: 1, column: 'id' }, order, columns)).toBeNull();
+    expect(moveSelection('ArrowDown', null, [], columns)).toBeNull();
   });
 });

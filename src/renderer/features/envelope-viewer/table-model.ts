@@ -124,3 +124,18 @@ export function copyText(value: JsonValue | undefined): string {
   if (typeof value === 'string') return value;
   return JSON.stringify(value, null, 2);
 }
+
+/**
+ * The cell an arrow key (or Home/End) moves the selection to, in the table's current order; the first
+ * cell when nothing is selected yet; null for any other key.
+ */
+export function moveSelection(key: string, selected: { row: number; column: string } | null, order: readonly number[], columns: readonly string[]): { row: number; column: string } | null {
+  if (!['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(key) || order.length === 0 || columns.length === 0) return null;
+  if (!selected) return { row: order[0]!, column: columns[0]! };
+  const at = Math.max(0, order.indexOf(selected.row));
+  const col = Math.max(0, columns.indexOf(selected.column));
+  const clamp = (n: number, max: number) => Math.min(Math.max(n, 0), max - 1);
+  const rowAt = key === 'ArrowUp' ? at - 1 : key === 'ArrowDown' ? at + 1 : key === 'Home' ? 0 : key === 'End' ? order.length - 1 : at;
+  const colAt = key === 'ArrowLeft' ? col - 1 : key === 'ArrowRight' ? col + 1 : col;
+  return { row: order[clamp(rowAt, order.length)]!, column: columns[clamp(colAt, columns.length)]! };
+}

@@ -9,8 +9,8 @@ import { summarizeFailure, summarizeView } from './summarize-run.ts';
 
 export type { RunOutcome } from '../../state/run-log.ts';
 
-export function historyRunFrom(connection: { id: string; name: string }, document: string, outcome: RunOutcome, at: number): NewHistoryRun {
-  const base = { connectionId: connection.id, connectionName: connection.name, document, at };
+export function historyRunFrom(connection: { id: string; name: string }, document: string, outcome: RunOutcome, at: number, tabId?: string): NewHistoryRun {
+  const base = { connectionId: connection.id, connectionName: connection.name, document, at, ...(tabId !== undefined ? { tabId } : {}) };
   if (outcome.kind === 'failed') return { ...base, status: 0, timeMs: Math.round(outcome.timeMs ?? 0), size: 0, summary: summarizeFailure(outcome.message) };
   return { ...base, status: outcome.status, timeMs: Math.round(outcome.timeMs), size: outcome.size, summary: summarizeView(outcome.view) };
 }

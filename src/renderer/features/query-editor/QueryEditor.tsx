@@ -4,9 +4,14 @@
  * one when the viewer asks, and runs the query on Ctrl/Cmd+Enter.
  */
 import { useEffect, useReducer, useRef, type JSX, type MutableRefObject } from 'react';
+import { isErrorCode } from '../../../shared/error-codes.ts';
+import type { DescribeResult } from '../../../shared/protocol.ts';
+import { docsLink } from '../../components/doc-anchors.ts';
 import { errorMarkerSpecs } from '../../monaco/error-markers.ts';
 import { monaco } from '../../monaco/monaco.ts';
 import { installPlaceholderSupport, refreshPlaceholders, type PlaceholderContext } from '../../monaco/placeholders.ts';
+import { installProtocolHovers } from '../../monaco/protocol-hovers.ts';
+import { errorAnchor } from '../../monaco/protocol-help.ts';
 import { disposeTabModel, saveViewState, tabModel, viewStateOf } from '../../monaco/tab-models.ts';
 import { allErrors } from '../../response/result-view.ts';
 import type { RunState } from '../../state/results-store.ts';
@@ -18,8 +23,10 @@ export function QueryEditor(props: {
   tabId: string;
   editorRef: MutableRefObject<monaco.editor.IStandaloneCodeEditor | null>;
   onRun: () => void;
+  /** The describe of a connection, for the hovers' field and namespace details. */
+  describeOf: (connectionId: string) => DescribeResult | null;
 }): JSX.Element {
-  const { tabs, results, editorBus, connections, variables } = useServices();
+  const { tabs, results, editorBus, connections, variables, workbench } = useServices();
   const tabState = useStore(tabs);
   const resultState = useStore(results);
   const connState = useStore(connections);
@@ -98,6 +105,20 @@ export function QueryEditor(props: {
       return id ? contextRef.current(id) : null;
     });
   }, []);
+
+  // Hovers explain the protocol's words and link to the Docs view.
+  const describeRef = useRef(props.describeOf);
+  describeRef.current = props.describeOf;
+  useEffect(() => {
+    installProtocolHovers(
+      (uri) => {
+        const id = /^inmemory:\/\/jql\/tab\/(.+)\.json$/.exec(uri.toString())?.[1];
+        const tab = id ? tabs.get(id) : undefined;
+        return tab ? describeRef.current(tab.connectionId) : null;
+      },
+      (place) => workbench.openDocs(place),
+    );
+  }, [tabs, workbench]);
   const activeConnection = tabState.tabs.find((t) => t.id === props.tabId)?.connectionId;
   useEffect(() => {
     const model = props.editorRef.current?.getModel();
@@ -152,7 +173,14 @@ export function QueryEditor(props: {
       monaco.editor.setModelMarkers(
         model,
         MARKER_OWNER,
-        specs.map((s, i) => ({ ...ranges[i]!, severity: monaco.MarkerSeverity.Error, message: s.message, code: s.code, source: 'server' })),
+        specs.map((s, i) => ({
+          ...ranges[i]!,
+          severity: monaco.MarkerSeverity.Error,
+          message: s.message,
+          // The code is a link to its entry in the Docs view (opened by the protocol hovers' link opener).
+          code: isErrorCode(s.code) ? { value: s.code, target: monaco.Uri.parse(docsLink({ doc: 'protocol', anchor: errorAnchor(s.code) })) } : s.code,
+          source: 'server',
+        })),
       );
     }
   }, [resultState]);

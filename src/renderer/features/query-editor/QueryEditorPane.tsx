@@ -124,7 +124,7 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
           {running ? 'Running…' : 'Run'} <kbd>{isMac ? '⌘↵' : 'Ctrl+↵'}</kbd>
         </button>
       </div>
-      <QueryEditor tabId={active.id} editorRef={editorRef} onRun={runActive} />
+      <QueryEditor tabId={active.id} editorRef={editorRef} onRun={runActive} describeOf={(connectionId) => describes.get(connectionId)?.describe ?? null} />
       <footer className="statusbar">
         <span title={schemaInfo?.reason ?? 'Completion and validation from system.Schema describe'} data-testid="schema-state">
           {schemaInfo?.describe ? `schema: ${schemaInfo.describe.workspace}` : schemaInfo?.reason === 'Loading the schema…' ? 'loading schema…' : 'plain JSON'}

@@ -8,7 +8,7 @@ import type { DescribeResult } from '../../../shared/protocol.ts';
 import type { SubscriptionState } from './stream-client.ts';
 import type { StreamSchema, SubscriptionSpec } from './stream-messages.ts';
 import styles from './stream-inspector.module.css';
-import { describeSpec, emptyDraft, filterKeySuggestions, insertFilterKey, STANDARD_EVENTS, streamNamespaces, validateDraft, type DraftErrors, type SubscriptionDraft } from './subscription-draft.ts';
+import { defaultStreamNamespace, describeSpec, emptyDraft, filterKeySuggestions, insertFilterKey, STANDARD_EVENTS, streamNamespaces, validateDraft, type DraftErrors, type SubscriptionDraft } from './subscription-draft.ts';
 
 export interface FilterEditorProps {
   value: string;
@@ -24,14 +24,14 @@ export interface SubscriptionBuilderProps {
 
 export function SubscriptionBuilder({ describe, onSubscribe, renderFilterEditor }: SubscriptionBuilderProps) {
   const namespaces = useMemo(() => streamNamespaces(describe), [describe]);
-  const [draft, setDraft] = useState<SubscriptionDraft>(() => emptyDraft(namespaces[0]?.namespace ?? ''));
+  const first = defaultStreamNamespace(describe);
+  const [draft, setDraft] = useState<SubscriptionDraft>(() => emptyDraft(first));
   const [errors, setErrors] = useState<DraftErrors>({});
   const listId = useId();
   const known = namespaces.find((n) => n.namespace === draft.namespace.trim());
   const keys = useMemo(() => filterKeySuggestions(describe, draft.namespace.trim()), [describe, draft.namespace]);
   const set = (patch: Partial<SubscriptionDraft>) => setDraft((d) => ({ ...d, ...patch }));
-  // The schema may arrive after the builder is drawn: offer its first namespace if none is typed yet.
-  const first = namespaces[0]?.namespace ?? '';
+  // The schema may arrive after the builder is drawn: offer its first model if none is typed yet.
   useEffect(() => {
     if (first) setDraft((d) => (d.namespace === '' ? { ...d, namespace: first } : d));
   }, [first]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FILTER_LOOKUPS, type DescribeField, type DescribeResult } from '../../../shared/protocol.ts';
-import { describeSpec, emptyDraft, filterKeySuggestions, insertFilterKey, streamNamespaces, validateDraft, type SubscriptionDraft } from './subscription-draft.ts';
+import { defaultStreamNamespace, describeSpec, emptyDraft, filterKeySuggestions, insertFilterKey, streamNamespaces, validateDraft, type SubscriptionDraft } from './subscription-draft.ts';
 
 const f = (type: DescribeField['type'], extra: Partial<DescribeField> = {}): DescribeField => ({ type, required: false, null: true, lookups: ['exact', 'in'], ...extra });
 
@@ -100,5 +100,21 @@ describe('insertFilterKey', () => {
     expect(JSON.parse(insertFilterKey('{}', 'assignee__isnull'))).toEqual({ assignee__isnull: true });
     expect(insertFilterKey('{"a": ', 'b')).toBe('{"a": \n"b": ');
     expect(insertFilterKey('{"a": 1}', '')).toBe('{"a": 1}');
+  });
+});
+
+describe('the namespace a new subscription starts on', () => {
+  it('is the workspace\'s first model, not a collection that sorts first nor the built-in user', () => {
+    const demo = {
+      apps: {
+        system: { models: { User: {} }, controllers: {}, collections: {} },
+        tickets: { models: { Ticket: {} }, controllers: {}, collections: {} },
+        chat: { models: {}, controllers: {}, collections: { Message: {} } },
+      },
+    } as unknown as DescribeResult;
+    expect(defaultStreamNamespace(demo)).toBe('tickets.Ticket');
+    expect(defaultStreamNamespace({ apps: { system: { models: { User: {} }, controllers: {}, collections: {} }, chat: { models: {}, controllers: {}, collections: { Message: {} } } } } as never)).toBe('system.User');
+    expect(defaultStreamNamespace({ apps: { chat: { models: {}, controllers: {}, collections: { Message: {} } } } } as never)).toBe('chat.Message');
+    expect(defaultStreamNamespace(null)).toBe('');
   });
 });

@@ -44,6 +44,17 @@ export function streamNamespaces(describe: DescribeResult | null): StreamNamespa
   return out.sort((a, b) => a.namespace.localeCompare(b.namespace));
 }
 
+/**
+ * The namespace a new subscription starts on: the workspace's first model as describe lists it (the
+ * built-in system.User only when the workspace has none), never a NoSQL collection because its name
+ * sorts first.
+ */
+export function defaultStreamNamespace(describe: DescribeResult | null): string {
+  if (!describe) return '';
+  const models = Object.entries(describe.apps).flatMap(([app, spec]) => Object.keys(spec.models ?? {}).map((name) => ({ app, namespace: `${app}.${name}` })));
+  return (models.find((m) => m.app !== 'system') ?? models[0])?.namespace ?? streamNamespaces(describe)[0]?.namespace ?? '';
+}
+
 /** Filter keys for completion: every readable field with every lookup it allows. */
 export function filterKeySuggestions(describe: DescribeResult | null, namespace: string): string[] {
   const [app, name] = namespace.split('.');

@@ -4,7 +4,7 @@
  * open the stored files. The app supplies the connection, the transport and what to do with the
  * resulting envelope.
  */
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { DescribeResult, SingleQuery } from '../../../shared/protocol.ts';
 import { hasCredential, type ServerTarget } from '../../transport/jql-client.ts';
 import type { FileLink } from './file-links.ts';
@@ -44,6 +44,12 @@ export function UploadFormPanel(props: UploadFormPanelProps) {
   const { describe, server, transport } = props;
   const u = useUpload(describe, server, transport, props.onResult, props.confirmSend);
   const sending = u.phase.kind === 'sending';
+  // The answer and the stored files sit below the form: bring them into view when they arrive.
+  const outcomeRef = useRef<HTMLDivElement>(null);
+  const done = u.phase.kind === 'done' ? u.phase.outcome : null;
+  useEffect(() => {
+    if (done) outcomeRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [done]);
 
   return (
     <section className={styles.panel} aria-label="Upload">
@@ -139,7 +145,7 @@ export function UploadFormPanel(props: UploadFormPanelProps) {
           )}
 
           {u.phase.kind === 'done' && (
-            <div className={styles.section}>
+            <div className={styles.section} ref={outcomeRef}>
               <OutcomeLine outcome={u.phase.outcome} />
               <FileLinks
                 links={u.phase.outcome.links}

@@ -13,7 +13,7 @@ import { sendUpload, outcomeErrors, type UploadOutcome } from './send-upload.ts'
 import { mapServerErrors } from './server-errors.ts';
 import { listUploadTargets } from './upload-targets.ts';
 import { UploadCancelledError, type UploadProgress, type UploadTransport } from './upload-transport.ts';
-import { validateForm } from './validate-form.ts';
+import { fileSizeErrors, validateForm } from './validate-form.ts';
 
 export type UploadPhase =
   | { kind: 'editing' }
@@ -94,7 +94,10 @@ export function useUpload(
 
   const cancel = useCallback(() => abort.current?.abort(), []);
 
-  const clientErrors: FormErrors = showErrors && validation && !validation.ok ? validation.errors : {};
+  // A chosen file's own problems (over the size limit) are said at once, not only when Upload is
+  // clicked: the preview disappears with it, and the reason must not wait. The rest waits for Upload.
+  const fileErrors = useMemo(() => (model && state ? fileSizeErrors(model, state, limits) : {}), [model, state, limits]);
+  const clientErrors: FormErrors = showErrors && validation && !validation.ok ? validation.errors : fileErrors;
   const errorsFor = (key: string): string[] => [...(clientErrors[key] ?? []), ...(serverErrors[key] ?? [])];
 
   return { targets, target, model, state, update, selectTarget, send, cancel, phase, preview, errorsFor, valid: validation?.ok ?? false };

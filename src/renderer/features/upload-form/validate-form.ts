@@ -39,6 +39,19 @@ function checkFileSize(errors: FormErrors, key: string, file: File, limits: Work
   }
 }
 
+/** The chosen files over the size limit: said as soon as a file is chosen, before Upload is clicked. */
+export function fileSizeErrors(model: FormModel, state: FormState, limits: WorkspaceLimits | null): FormErrors {
+  const errors: FormErrors = {};
+  for (const spec of model.files) {
+    const file = state.files[spec.name];
+    if (file) checkFileSize(errors, spec.name, file, limits);
+  }
+  state.extraParts.forEach((part, index) => {
+    if (part.file) checkFileSize(errors, extraPartKey(index), part.file, limits);
+  });
+  return errors;
+}
+
 export function validateForm(model: FormModel, state: FormState, limits: WorkspaceLimits | null): FormValidation {
   const errors: FormErrors = {};
   const data: JsonObject = {};

@@ -1,0 +1,100 @@
+/**
+ * The product's own docs inside the console: docs/protocol.md and docs/workspace.md, bundled with the
+ * app and rendered as React elements (markdown-to-jsx, raw HTML off), with GitHub's heading anchors so
+ * a hover's or an error's link scrolls to its section. Links between the two pages and to their
+ * sections stay inside the view; nothing navigates the window.
+ */
+import Markdown, { RuleType } from 'markdown-to-jsx/react';
+import { useEffect, useMemo, useRef, type JSX, type ReactNode } from 'react';
+import { headingAnchor, placeOfHref, type DocName, type DocPlace } from '../../components/doc-anchors.ts';
+import protocolText from '../../../../docs/protocol.md?raw';
+import workspaceText from '../../../../docs/workspace.md?raw';
+import styles from './docs.module.css';
+
+const DOCS: Record<DocName, { title: string; text: string }> = {
+  protocol: { title: 'Protocol', text: protocolText },
+  workspace: { title: 'Workspace and CLI', text: workspaceText },
+};
+
+export interface DocsPanelProps {
+  place: DocPlace & { seq: number };
+  onNavigate: (place: DocPlace) => void;
+}
+
+export function DocsPanel(props: DocsPanelProps): JSX.Element {
+  const { place, onNavigate } = props;
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const navigate = useRef(onNavigate);
+  navigate.current = onNavigate;
+  const doc = place.doc;
+
+  const rendered = useMemo(
+    () => (
+      <Markdown
+        options={{
+          disableParsingRawHTML: true,
+          slugify: (text) => headingAnchor(text),
+          overrides: {
+            a: { component: (p: { href?: string; children?: ReactNode }) => <DocLink href={p.href ?? ''} current={doc} onNavigate={(to) => navigate.current(to)}>{p.children}</DocLink> },
+          },
+          renderRule(next, node) {
+            // Images of the docs folder are not bundled: their text stands in.
+            if (node.type === RuleType.image) return <span className={styles.missing}>[{node.alt}]</span>;
+            return next();
+          },
+        }}
+      >
+        {DOCS[doc].text}
+      </Markdown>
+    ),
+    [doc],
+  );
+
+  // Scroll to the asked-for section each time one is asked for (seq), once the page is rendered.
+  useEffect(() => {
+    const scroller = scrollRef.current;
+    if (!scroller) return;
+    const target = place.anchor ? scroller.querySelector<HTMLElement>(`[id="${CSS.escape(place.anchor)}"]`) : null;
+    if (target) {
+      target.scrollIntoView({ block: 'start' });
+      target.classList.add(styles.flash as string);
+      const timer = setTimeout(() => target.classList.remove(styles.flash as string), 1500);
+      return () => clearTimeout(timer);
+    }
+    scroller.scrollTop = 0;
+  }, [place.doc, place.anchor, place.seq]);
+
+  return (
+    <div className={styles.docs}>
+      <nav className={styles.pages} aria-label="Documents">
+        {(Object.keys(DOCS) as DocName[]).map((name) => (
+          <button key={name} type="button" className={`btn btn-small${name === doc ? ' is-active' : ''}`} aria-pressed={name === doc} onClick={() => onNavigate({ doc: name, anchor: '' })}>
+            {DOCS[name].title}
+          </button>
+        ))}
+      </nav>
+      <article ref={scrollRef} className={styles.page} data-testid="docs-page" aria-label={DOCS[doc].title}>
+        {rendered}
+      </article>
+    </div>
+  );
+}
+
+function DocLink(props: { href: string; current: DocName; onNavigate: (place: DocPlace) => void; children?: ReactNode }): JSX.Element {
+  const place = placeOfHref(props.href, props.current);
+  if (!place) {
+    // A link out of the two pages (another doc, a file of the repository): its text, not a way out of the app.
+    return <span className={styles.external} title={props.href}>{props.children}</span>;
+  }
+  return (
+    <a
+      href={`#${place.anchor}`}
+      onClick={(e) => {
+        e.preventDefault();
+        props.onNavigate(place);
+      }}
+    >
+      {props.children}
+    </a>
+  );
+}
