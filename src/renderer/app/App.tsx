@@ -10,13 +10,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import '../monaco/early-json-worker.ts';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type JSX, type LazyExoticComponent } from 'react';
+import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Toaster } from '../components/Toaster.tsx';
 import { ConnectionsSidebar } from '../features/connections/ConnectionsSidebar.tsx';
 import { ServicesContext, useStore, type Services } from '../state/services.ts';
 import { PrefetchDescribes } from './PrefetchDescribes.tsx';
 import type { WorkbenchView } from '../state/workbench-store.ts';
 import { useEmbeddedServer } from './use-embedded-server.ts';
-import { ViewRail } from './ViewRail.tsx';
+import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
 import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
@@ -54,15 +55,20 @@ export function App(props: { services: Services; workbench: WorkbenchServices })
         <QueryClientProvider client={props.services.queryClient}>
           <div className="app">
             <ViewRail live={live} />
-            <ConnectionsSidebar embeddedWorkspace={workspace} />
+            <ErrorBoundary what="The connections list">
+              <ConnectionsSidebar embeddedWorkspace={workspace} />
+            </ErrorBoundary>
             <main className="workbench">
               {visited.map((v) => {
                 const View = VIEWS[v];
                 return (
                   <div key={v} id={`view-${v}`} role="tabpanel" aria-labelledby={`view-tab-${v}`} className="view" hidden={v !== view}>
-                    <Suspense fallback={null}>
-                      <View />
-                    </Suspense>
+                    {/* One view failing (its chunk included) leaves the others, the rail and the connections working. */}
+                    <ErrorBoundary what={`The ${VIEW_LABELS[v]} view`}>
+                      <Suspense fallback={null}>
+                        <View />
+                      </Suspense>
+                    </ErrorBoundary>
                   </div>
                 );
               })}

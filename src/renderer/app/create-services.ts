@@ -4,6 +4,7 @@
  */
 import { QueryClient } from '@tanstack/react-query';
 import { LEGACY_STORAGE_KEY, SavedQueriesStore } from '../features/saved-queries/index.ts';
+import { appParseWorker } from '../response/parse-response.ts';
 import { ConnectionsStore, EMBEDDED_ID } from '../state/connections-store.ts';
 import { EditorBus } from '../state/editor-bus.ts';
 import type { Platform } from '../state/platform.ts';
@@ -44,16 +45,6 @@ export function createServices(platform: Platform, documents: LoadedDocuments): 
   const results = new ResultsStore();
   const runLog = new RunLog();
   const queryClient = new QueryClient({ defaultOptions: { queries: { refetchOnWindowFocus: true } } });
-  let worker: Worker | null = null;
-  const getWorker = () => {
-    try {
-      worker ??= new Worker(new URL('../response/parse.worker.ts', import.meta.url), { type: 'module', name: 'jql-parse' });
-      return worker;
-    } catch {
-      // No worker (a strict CSP elsewhere, an old engine): parse on the main thread instead.
-      return null;
-    }
-  };
   const deps: RunDeps = {
     transport: platform.transport,
     connections,
@@ -61,7 +52,7 @@ export function createServices(platform: Platform, documents: LoadedDocuments): 
     results,
     runLog,
     variables: savedQueries,
-    parse: { getWorker },
+    parse: { getWorker: appParseWorker },
     inflight: new Map(),
     describeOf: (id) => {
       const c = connections.get(id);

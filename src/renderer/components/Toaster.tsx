@@ -10,6 +10,11 @@ export function Toaster(): JSX.Element {
       {list.map((t) => (
         <div key={t.id} className={`toast toast-${t.kind}`}>
           {t.text}
+          {t.action && (
+            <button type="button" className="btn btn-small" onClick={t.action.run}>
+              {t.action.label}
+            </button>
+          )}
         </div>
       ))}
     </div>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { FILTER_LOOKUPS } from '../../shared/protocol.ts';
+import { FILTER_LOOKUPS, type DescribeResult } from '../../shared/protocol.ts';
 import { demoDescribe } from './describe.fixture.ts';
 import { listNamespaces } from './describe-index.ts';
-import { buildQuerySchema, type JsonSchema } from './jql-schema.ts';
+import { buildQuerySchema, lazySchemaNote, namespacesIn, type JsonSchema } from './jql-schema.ts';
 
 const schema = buildQuerySchema(demoDescribe);
 const defs = schema.definitions!;
@@ -111,5 +111,27 @@ describe('buildQuerySchema', () => {
   it('survives a describe without apps', () => {
     const empty = buildQuerySchema({ ...demoDescribe, apps: {} });
     expect(empty.definitions!.single!.allOf).toEqual([]);
+  });
+});
+
+describe('a describe of 100,000 models (issue 22.6)', () => {
+  const models: Record<string, unknown> = {};
+  for (let i = 0; i < 100_000; i++) {
+    models[`Model${i}`] = { fields: { name: { type: 'string', required: true, null: false, lookups: ['exact'] } }, relations: {}, search: [], ordering: [], intents: ['retrieve'], permissions: {} };
+  }
+  const big = { version: '1', workspace: 'big', mode: 'development', limits: { defaultLimit: 1, maxLimit: 1, maxFileBytes: 1, maxBodyBytes: 1 }, apps: { big: { models, controllers: {}, collections: {} } } } as unknown as DescribeResult;
+
+  it('builds definitions only for the namespaces in use, and offers a bounded list', () => {
+    const schema = buildQuerySchema(big, new Set(namespacesIn('{"__meta__": {"namespace": "big.Model77777", "intent": "retrieve"}}')));
+    const defs = schema.definitions as Record<string, JsonSchema>;
+    expect(Object.keys(defs).filter((k) => k.includes(':'))).toEqual(['select:big.Model77777', 'filter:big.Model77777', 'ordering:big.Model77777', 'groupPaths:big.Model77777', 'unique:big.Model77777']);
+    // One namespace condition: the one in use (other conditions are not per namespace).
+    expect((defs.single!.allOf as JsonSchema[]).filter((c) => 'then' in c).length).toBe(1);
+    const ns = (defs.meta!.properties as Record<string, JsonSchema>).namespace!;
+    const offered = ((ns.anyOf as JsonSchema[])[0]!.enum as string[]);
+    expect(offered.length).toBe(1001);
+    expect(offered[0]).toBe('big.Model77777');
+    expect(ns.description).toContain('100,000 namespaces');
+    expect(lazySchemaNote(big)).toContain('100,000 namespaces');
   });
 });

@@ -20,9 +20,24 @@ export type { JsonSchema } from './json-schema-type.ts';
 /** The sentence completion shows for a `__meta__` key (protocol-help.ts holds them all). */
 const about = (key: string): string => META_HELP[key]?.text ?? '';
 
+/**
+ * Above this many namespaces the schema is built lazily: full definitions only for the namespaces
+ * the tabs use, and the first OFFERED_NAMESPACES (plus those in use) as completions. A describe of
+ * 100,000 models otherwise makes a schema Monaco's JSON worker cannot digest (issue 22.6).
+ */
+export const LAZY_SCHEMA_ABOVE = 2_000;
+export const OFFERED_NAMESPACES = 1_000;
+
 function genericMeta(namespaces: NamespaceInfo[]): JsonSchema {
-  const unique = [...new Set(namespaces.map((n) => n.namespace))];
-  const kinds = (ns: string) => namespaces.filter((n) => n.namespace === ns).map((n) => `${n.kind}: ${n.intents.join(', ')}`).join(' · ');
+  // One pass: a namespace can be a model and a collection at once (each kind is listed).
+  const byName = new Map<string, string[]>();
+  for (const n of namespaces) {
+    const kinds = byName.get(n.namespace) ?? [];
+    kinds.push(`${n.kind}: ${n.intents.join(', ')}`);
+    byName.set(n.namespace, kinds);
+  }
+  const unique = [...byName.keys()];
+  const kinds = (ns: string) => byName.get(ns)!.join(' · ');
   const aggregate: JsonSchema = {
     type: 'object',
     properties: { count: { type: 'string' }, sum: { type: 'string' }, avg: { type: 'string' }, min: { type: 'string' }, max: { type: 'string' } },
@@ -122,8 +137,27 @@ function namespaceThen(info: NamespaceInfo, definitions: Record<string, JsonSche
   };
 }
 
-export function buildQuerySchema(d: DescribeResult): JsonSchema {
-  const namespaces = listNamespaces(d);
+const counts = new WeakMap<DescribeResult, number>();
+
+/** For the status bar: how a large describe's completion works ('' for an ordinary one). */
+export function lazySchemaNote(d: DescribeResult): string {
+  let n = counts.get(d);
+  if (n === undefined) counts.set(d, (n = listNamespaces(d).length));
+  return n > LAZY_SCHEMA_ABOVE ? ` (${n.toLocaleString('en')} namespaces: completion offers the first ${OFFERED_NAMESPACES.toLocaleString('en')} and those in use)` : '';
+}
+
+/** The namespaces a document names (`"namespace": "app.Model"`), for the lazy schema. */
+export function namespacesIn(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.matchAll(/"namespace"\s*:\s*"([^"\\]{1,200})"/g)) out.add(m[1]!);
+  return [...out].sort();
+}
+
+export function buildQuerySchema(d: DescribeResult, inUse: ReadonlySet<string> = new Set()): JsonSchema {
+  const all = listNamespaces(d);
+  const lazy = all.length > LAZY_SCHEMA_ABOVE;
+  const namespaces = lazy ? all.filter((n) => inUse.has(n.namespace)) : all;
+  const offered = lazy ? [...namespaces, ...all.slice(0, OFFERED_NAMESPACES)] : all;
   const definitions: Record<string, JsonSchema> = {};
   for (const info of namespaces) {
     if (info.kind !== 'model') continue;
@@ -139,7 +173,13 @@ export function buildQuerySchema(d: DescribeResult): JsonSchema {
   });
   // The data keys now live inside each namespace's `then`; no $ref points at them.
   for (const key of Object.keys(definitions)) if (key.startsWith('data:')) delete definitions[key];
-  definitions.meta = genericMeta(namespaces);
+  definitions.meta = genericMeta(offered);
+  if (lazy) {
+    const ns = (definitions.meta.properties as Record<string, JsonSchema>).namespace!;
+    ns.description = `${all.length.toLocaleString('en')} namespaces: the first ${OFFERED_NAMESPACES.toLocaleString('en')} and those in use are offered; type any other`;
+    // Any name is valid: the server says whether it exists.
+    (definitions.meta.properties as Record<string, JsonSchema>).namespace = { anyOf: [ns, { type: 'string' }], description: ns.description };
+  }
   definitions.single = {
     type: 'object',
     required: ['__meta__'],

@@ -1,10 +1,16 @@
 /**
- * Turns a parsed response body into the ResultView (result-view.ts). Framework-free and pure, so it
- * runs in the parse worker for large bodies and is unit-tested without a DOM. It is lenient: any
- * server may answer, so a missing or ill-typed key degrades to null rather than throwing.
+ * The boundary for `/jql` answers: turns a response body into the ResultView (result-view.ts).
+ * Framework-free and pure, so it runs in the parse worker for large bodies and is unit-tested
+ * without a DOM. Any server may answer, so nothing here throws: each part is read by its schema
+ * (schema/envelope-schema.ts), a part that does not fit is replaced and named as a misfit, a part
+ * nested too deeply is left out (the raw body has it), and counts that contradict the rows the
+ * server sent are not shown as fact.
  */
-import type { Extras, JqlError, JsonValue, SystemInfo } from '../../shared/protocol.ts';
-import type { EnvelopeShape, ResultSection, ResultView } from './result-view.ts';
+import type { Extras, JsonValue } from '../../shared/protocol.ts';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';
+import { readErrors, readExtras, readLabel, readMessage, readNotices, readSystem } from './schema/envelope-schema.ts';
+import { collectMisfits, misfit } from './schema/lenient.ts';
+import type { EnvelopeShape, Misfit, ResultSection, ResultView } from './result-view.ts';
 
 export interface NormalizeHints {
   /** The request asked for `render: only:data`: a 2xx body is then the payload itself. */
@@ -12,54 +18,9 @@ export interface NormalizeHints {
 }
 
 type Obj = Record<string, unknown>;
-
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-function errorsOf(v: unknown): JqlError[] {
-  if (!Array.isArray(v)) return [];
-  return v.filter(isObject).map((e) => {
-    const error: JqlError = {
-      code: (typeof e.code === 'string' ? e.code : 'internal_error') as JqlError['code'],
-      message: typeof e.message === 'string' ? e.message : String(e.code ?? 'Unknown error'),
-    };
-    if (typeof e.field === 'string') error.field = e.field;
-    if (Array.isArray(e.path)) {
-      error.path = e.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
-    }
-    if (isObject(e.detail)) error.detail = e.detail as unknown as JqlError['detail'];
-    return error;
-  });
-}
-
-const extrasOf = (v: unknown): Extras | null => (isObject(v) ? (v as Extras) : null);
-
-function systemOf(v: unknown): SystemInfo | null {
-  if (!isObject(v)) return null;
-  return {
-    queries: typeof v.queries === 'number' ? v.queries : 0,
-    time_ms: typeof v.time_ms === 'number' ? v.time_ms : 0,
-    ...(Array.isArray(v.sql) ? { sql: v.sql as SystemInfo['sql'] } : {}),
-  };
-}
-
-function noticesOf(...sources: unknown[]): string[] {
-  for (const s of sources) {
-    if (Array.isArray(s)) return s.filter((n): n is string => typeof n === 'string');
-  }
-  return [];
-}
-
-/** The keys every envelope variant has in common, before deciding single vs multi. */
-interface Common {
-  shape: EnvelopeShape;
-  payload: JsonValue;
-  intent: string | null;
-  message: string | null;
-  extras: Extras | null;
-  errors: JqlError[];
-  system: SystemInfo | null;
-}
+export const TOO_DEEP_SENTENCE = `The answer is nested too deeply to show (more than ${MAX_JSON_DEPTH} levels): it is kept as raw text.`;
 
 export function detectShape(body: unknown, httpStatus: number, hints: NormalizeHints = {}): EnvelopeShape {
   const ok = httpStatus >= 200 && httpStatus < 300;
@@ -77,84 +38,120 @@ const ENVELOPE_KEYS = {
   flat: { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', system: 'system_info' },
 } as const;
 
-function commonOf(body: unknown, shape: EnvelopeShape): Common {
-  if ((shape === 'envelope' || shape === 'flat') && isObject(body)) {
-    const keys = ENVELOPE_KEYS[shape];
-    return {
-      shape,
-      payload: (body[keys.payload] ?? null) as JsonValue,
-      intent: str(body[keys.intent]),
-      message: str(body[keys.message]),
-      extras: extrasOf(body[keys.extras]),
-      errors: errorsOf(body[keys.errors]),
-      system: systemOf(body[keys.system]),
-    };
-  }
-  return { shape, payload: body as JsonValue, intent: null, message: null, extras: null, errors: [], system: null };
+/** The value at `key`, or null (with a misfit) when it is nested deeper than the console shows. */
+function shallow(value: unknown, where: string, state: { tooDeep: boolean }): unknown {
+  if (!nestedDeeperThan(value, MAX_JSON_DEPTH - 1)) return value;
+  state.tooDeep = true;
+  misfit(where, '', undefined, `The server sent ${where ? `\`${where}\`` : 'an answer'} nested more than ${MAX_JSON_DEPTH} levels deep: it is not shown as a tree, see the raw answer.`);
+  return null;
 }
 
-function looksLikeSubquery(v: unknown): boolean {
+/**
+ * Counts the server gives for the rows it sent must agree with them: a count that cannot be true is
+ * dropped, with a sentence saying what the server claimed.
+ */
+function checkCounts(extras: Extras | null, payload: JsonValue, where: string): Extras | null {
+  if (!extras || !Array.isArray(payload)) return extras;
+  const rows = payload.length;
+  const out = { ...extras };
+  if (out.display !== undefined && out.display !== rows) {
+    misfit('', '', out.display, `The server said it shows ${out.display.toLocaleString('en')} rows (\`${where}.display\`) but sent ${rows.toLocaleString('en')}: the count is not shown.`);
+    delete out.display;
+  }
+  const shown = out.display ?? rows;
+  if (out.filtered !== undefined && out.filtered < shown) {
+    misfit('', '', out.filtered, `The server said ${out.filtered.toLocaleString('en')} match (\`${where}.filtered\`) but sent ${shown.toLocaleString('en')} rows: the count is not shown.`);
+    delete out.filtered;
+  }
+  return out;
+}
+
+function section(name: string | null, raw: Obj, keys: { payload: string; intent: string; message: string; extras: string; errors: string; notices?: string }, prefix: string, state: { tooDeep: boolean }): ResultSection {
+  const at = (key: string) => `${prefix}${key}`;
+  const payload = shallow(raw[keys.payload] ?? null, at(keys.payload), state) as JsonValue;
+  const extras = checkCounts(readExtras(shallow(raw[keys.extras], at(keys.extras), state), at(keys.extras)), payload, at(keys.extras));
+  const ownNotices = keys.notices ? shallow(raw[keys.notices], at(keys.notices), state) : null;
+  const notices = ownNotices !== undefined && ownNotices !== null ? readNotices(ownNotices, at(keys.notices!)) : (extras?.notices ?? []);
+  return {
+    name,
+    intent: readLabel(raw[keys.intent], at(keys.intent)),
+    message: readMessage(raw[keys.message], at(keys.message)),
+    payload,
+    extras,
+    errors: readErrors(shallow(raw[keys.errors], at(keys.errors), state), at(keys.errors)),
+    notices,
+  };
+}
+
+function looksLikeSubquery(v: unknown): v is Obj {
   return isObject(v) && ('data' in v || 'errors' in v || 'extras' in v);
 }
 
-function subSections(payload: JsonValue): ResultSection[] {
-  if (!isObject(payload)) return [];
-  return Object.entries(payload).map(([name, raw]) => {
-    const sub = isObject(raw) ? raw : {};
-    const extras = extrasOf(sub.extras);
-    return {
-      name,
-      intent: str(sub.intent),
-      message: str(sub.message),
-      payload: (sub.data ?? null) as JsonValue,
-      extras,
-      errors: errorsOf(sub.errors),
-      notices: noticesOf(sub.notices, extras?.notices),
-    };
-  });
-}
+const SUBQUERY_KEYS = { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', notices: 'notices' };
 
-export function normalizeParsed(body: unknown, httpStatus: number, hints: NormalizeHints = {}): ResultView {
+function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omit<ResultView, 'misfits'> {
   const shape = detectShape(body, httpStatus, hints);
-  const c = commonOf(body, shape);
-  const isMulti =
-    c.intent === 'multi' && isObject(c.payload) && Object.values(c.payload).every(looksLikeSubquery);
   const httpFailed = httpStatus >= 400 || httpStatus === 0;
+  const state = { tooDeep: false };
+  if ((shape !== 'envelope' && shape !== 'flat') || !isObject(body)) {
+    const payload = shallow(body, '', state) as JsonValue;
+    const only: ResultSection = { name: null, intent: null, message: null, payload, extras: null, errors: [], notices: [] };
+    return { httpStatus, shape, failed: httpFailed, intent: null, message: null, errors: [], system: null, sections: [only], isMulti: false, parseError: null, tooDeep: state.tooDeep };
+  }
+  const keys = ENVELOPE_KEYS[shape];
+  const intent = readLabel(body[keys.intent], keys.intent);
+  const system = readSystem(shallow(body[keys.system], keys.system, state), keys.system);
+  const payload = body[keys.payload];
+  const isMulti = intent === 'multi' && isObject(payload) && Object.values(payload).every(looksLikeSubquery);
   if (isMulti) {
+    const errors = readErrors(shallow(body[keys.errors], keys.errors, state), keys.errors);
+    const sections = Object.entries(payload).map(([name, sub]) => section(name, sub as Obj, SUBQUERY_KEYS, `${keys.payload}.${name}.`, state));
     return {
       httpStatus,
       shape,
-      failed: httpFailed || c.errors.length > 0,
-      intent: c.intent,
-      message: c.message,
-      errors: c.errors,
-      system: c.system,
-      sections: subSections(c.payload),
+      failed: httpFailed || errors.length > 0,
+      intent,
+      message: readMessage(body[keys.message], keys.message),
+      errors,
+      system,
+      sections,
       isMulti: true,
       parseError: null,
+      tooDeep: state.tooDeep,
     };
   }
-  const section: ResultSection = {
-    name: null,
-    intent: c.intent,
-    message: c.message,
-    payload: c.payload,
-    extras: c.extras,
-    errors: c.errors,
-    notices: noticesOf(c.extras?.notices),
-  };
+  const only = section(null, body, keys, '', state);
   return {
     httpStatus,
     shape,
-    failed: httpFailed || c.errors.length > 0,
-    intent: c.intent,
-    message: c.message,
+    failed: httpFailed || only.errors.length > 0,
+    intent: only.intent,
+    message: only.message,
     errors: [],
-    system: c.system,
-    sections: [section],
+    system,
+    sections: [only],
     isMulti: false,
     parseError: null,
+    tooDeep: state.tooDeep,
   };
+}
+
+export function normalizeParsed(body: unknown, httpStatus: number, hints: NormalizeHints = {}): ResultView {
+  const { value, misfits } = collectMisfits(() => readView(body, httpStatus, hints));
+  return { ...value, misfits: dedupe(misfits) };
+}
+
+/** The same misfit in 1,000 errors is one sentence, with its count. */
+function dedupe(misfits: Misfit[]): Misfit[] {
+  if (misfits.length <= 1) return misfits;
+  const seen = new Map<string, Misfit & { times: number }>();
+  for (const m of misfits) {
+    const key = m.sentence.replace(/\[\d+\]/g, '[]');
+    const known = seen.get(key);
+    if (known) known.times++;
+    else seen.set(key, { ...m, times: 1 });
+  }
+  return [...seen.values()].map(({ times, ...m }) => (times > 1 ? { ...m, sentence: `${m.sentence} (and ${times - 1} more like it)` } : m));
 }
 
 /** A body that is not JSON (a proxy's HTML error page, an empty 502): shown as raw text only. */
@@ -170,6 +167,8 @@ export function notJsonView(httpStatus: number, reason: string): ResultView {
     sections: [],
     isMulti: false,
     parseError: reason,
+    misfits: [],
+    tooDeep: false,
   };
 }
 
@@ -180,7 +179,8 @@ export function normalizeText(text: string, httpStatus: number, hints: Normalize
   try {
     body = JSON.parse(text);
   } catch (err) {
-    return notJsonView(httpStatus, `The body is not JSON: ${(err as Error).message}`);
+    const looksHtml = /^\s*</.test(text);
+    return notJsonView(httpStatus, `The body is not JSON${looksHtml ? ' (it looks like an HTML page, as a proxy or a web server answers)' : ''}: ${(err as Error).message}`);
   }
   return normalizeParsed(body, httpStatus, hints);
 }

@@ -1,11 +1,14 @@
 /**
- * Reads a response body into a ResultView: small bodies on the spot, bodies above the threshold in
- * a worker (parse.worker.ts) so the window stays responsive. The caller keeps the raw bytes as a
- * Blob for the raw view and for saving to a file.
+ * Reads a response body through the boundary: small bodies on the spot, bodies above the threshold
+ * in a worker (parse.worker.ts) so the window stays responsive. The caller keeps the raw bytes as a
+ * Blob for the raw view and for saving to a file. A worker that fails leaves a view that says so
+ * (with the raw body still there), never a thrown error.
  */
-import { normalizeText, type NormalizeHints } from './normalize-envelope.ts';
-import type { ParseReply, ParseRequest } from './parse-protocol.ts';
+import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
+import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
+import { readAnswer } from './read-answer.ts';
 import type { ResultView } from './result-view.ts';
+import type { DescribeRead } from './schema/describe-schema.ts';
 
 /** Above this many bytes the body is parsed off the main thread. */
 export const OFF_THREAD_THRESHOLD_BYTES = 256 * 1024;
@@ -18,51 +21,76 @@ export interface WorkerLike {
 
 export interface ParseOptions {
   threshold?: number;
-  /** Made lazily the first time a body is large; tests pass a fake, the app a real Worker. */
+  /** Made lazily the first time a body is large; tests pass a fake, the app the real worker. */
   getWorker?: () => WorkerLike | null;
 }
 
+type Answer = Omit<Extract<ParseReply, { view: unknown }>, 'id'>;
+
 let nextId = 1;
-const pending = new Map<number, { resolve: (v: ResultView) => void; reject: (e: Error) => void }>();
+const pending = new Map<number, (answer: Answer | { failure: string }) => void>();
 const wired = new WeakSet<WorkerLike>();
 
 function wire(worker: WorkerLike): void {
   if (wired.has(worker)) return;
   wired.add(worker);
   worker.addEventListener('message', (event: MessageEvent<ParseReply>) => {
-    const reply = event.data;
-    const waiter = pending.get(reply.id);
+    const { id, ...reply } = event.data;
+    const waiter = pending.get(id);
     if (!waiter) return;
-    pending.delete(reply.id);
-    if ('view' in reply) waiter.resolve(reply.view);
-    else waiter.reject(new Error(reply.failure));
+    pending.delete(id);
+    waiter(reply);
   });
   worker.addEventListener('error', (event: ErrorEvent) => {
     for (const [id, waiter] of pending) {
       pending.delete(id);
-      waiter.reject(new Error(event.message || 'The parse worker failed.'));
+      waiter({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).` });
     }
   });
+}
+
+let appWorker: Worker | null | undefined;
+/** The app's one parse worker, made on first use; null where none can be made (tests, a strict CSP). */
+export function appParseWorker(): WorkerLike | null {
+  if (appWorker !== undefined) return appWorker;
+  try {
+    appWorker = typeof Worker === 'function' ? new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module', name: 'jql-parse' }) : null;
+  } catch {
+    appWorker = null;
+  }
+  return appWorker;
 }
 
 export function parsesOffThread(byteLength: number, threshold = OFF_THREAD_THRESHOLD_BYTES): boolean {
   return byteLength > threshold;
 }
 
-export async function parseResponseBody(
-  bytes: ArrayBuffer,
-  httpStatus: number,
-  hints: NormalizeHints,
-  options: ParseOptions = {},
-): Promise<ResultView> {
-  const worker = parsesOffThread(bytes.byteLength, options.threshold) ? options.getWorker?.() : null;
-  if (!worker) return normalizeText(new TextDecoder().decode(bytes), httpStatus, hints);
+async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, kind: ParseKind, options: ParseOptions): Promise<Answer> {
+  const worker = parsesOffThread(bytes.byteLength, options.threshold) ? (options.getWorker ?? appParseWorker)() : null;
+  if (!worker) {
+    try {
+      return readAnswer({ httpStatus, hints, kind }, new TextDecoder().decode(bytes));
+    } catch (err) {
+      return { view: notJsonView(httpStatus, `The answer could not be read (${(err as Error).message}).`) };
+    }
+  }
   wire(worker);
   const id = nextId++;
   // A copy goes to the worker (transferred), so the caller's buffer stays usable.
   const copy = bytes.slice(0);
-  return new Promise<ResultView>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    worker.postMessage({ id, buffer: copy, httpStatus, hints }, [copy]);
+  const reply = await new Promise<Answer | { failure: string }>((resolve) => {
+    pending.set(id, resolve);
+    worker.postMessage({ id, buffer: copy, httpStatus, hints, kind }, [copy]);
   });
+  return 'failure' in reply ? { view: notJsonView(httpStatus, reply.failure) } : reply;
+}
+
+export async function parseResponseBody(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, options: ParseOptions = {}): Promise<ResultView> {
+  return (await read(bytes, httpStatus, hints, 'answer', options)).view;
+}
+
+/** A system.Schema.describe answer: the view (for its errors) and the describe read from it. */
+export async function parseDescribeBody(bytes: ArrayBuffer, httpStatus: number, options: ParseOptions = {}): Promise<{ view: ResultView; describe: DescribeRead | null }> {
+  const answer = await read(bytes, httpStatus, {}, 'describe', options);
+  return { view: answer.view, describe: answer.describe ?? null };
 }

@@ -1,9 +1,11 @@
 /**
  * Decodes, parses and normalizes a large response body away from the window's thread, so a
- * 100,000-record payload does not freeze typing or scrolling while it is read.
+ * 100,000-record payload or a 100,000-model describe does not freeze typing or scrolling while it
+ * is read. A reply that cannot be posted back is reported as a failure that names the answer, not
+ * the console.
  */
-import { normalizeText } from './normalize-envelope.ts';
 import type { ParseReply, ParseRequest } from './parse-protocol.ts';
+import { readAnswer } from './read-answer.ts';
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ParseRequest>) => void) | null;
@@ -11,11 +13,16 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (event) => {
-  const { id, buffer, httpStatus, hints } = event.data;
+  const { id, buffer, ...request } = event.data;
+  let reply: ParseReply;
   try {
-    const text = new TextDecoder().decode(buffer);
-    scope.postMessage({ id, view: normalizeText(text, httpStatus, hints) });
+    reply = { id, ...readAnswer(request, new TextDecoder().decode(buffer)) };
   } catch (err) {
-    scope.postMessage({ id, failure: (err as Error).message });
+    reply = { id, failure: `The answer could not be read (${(err as Error).message}).` };
+  }
+  try {
+    scope.postMessage(reply);
+  } catch (err) {
+    scope.postMessage({ id, failure: `The answer could not be handed to the window (${(err as Error).message}); it may be nested too deeply to show. See the raw answer.` });
   }
 };

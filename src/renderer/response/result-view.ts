@@ -1,9 +1,14 @@
 /**
  * The one view model the envelope viewer draws, whatever the server answered: the standard envelope
  * (PROTOCOL.md 3), the flat shape (3.3), a bare `render: only:data` payload (3.4), a multi-query
- * (7), or a body that is not JSON at all. Built by normalize-envelope.ts, never by React code.
+ * (7), or a body that is not JSON at all. Built by normalize-envelope.ts (the boundary), never by
+ * React code: every value in it has the type it says, and what the server sent that did not fit is
+ * listed in `misfits`, so nothing past the boundary checks shapes again.
  */
 import type { Extras, JqlError, JsonValue, SystemInfo } from '../../shared/protocol.ts';
+import type { Misfit } from './schema/lenient.ts';
+
+export type { Misfit };
 
 export type EnvelopeShape = 'envelope' | 'flat' | 'data-only' | 'not-json';
 
@@ -13,6 +18,7 @@ export interface ResultSection {
   name: string | null;
   intent: string | null;
   message: string | null;
+  /** Null too when the payload was nested too deeply to show (`tooDeep` on the view). */
   payload: JsonValue;
   extras: Extras | null;
   errors: JqlError[];
@@ -32,8 +38,12 @@ export interface ResultView {
   /** One section for a single query, one per key for a multi-query. */
   sections: ResultSection[];
   isMulti: boolean;
-  /** Set when the body could not be parsed as JSON. */
+  /** Set when the body could not be read as JSON (or not at all). */
   parseError: string | null;
+  /** What the server sent that did not fit the protocol, each named in one sentence. */
+  misfits: Misfit[];
+  /** Some of the answer was nested deeper than the console shows as a tree: see the raw body. */
+  tooDeep: boolean;
 }
 
 /** Every error of a view, each with the subquery it belongs to (null: the whole request). */

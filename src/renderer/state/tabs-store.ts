@@ -44,7 +44,8 @@ export function sanitizeTab(tab: Partial<QueryTab> | null | undefined, fallbackC
     text: tab.text,
     connectionId: typeof tab.connectionId === 'string' ? tab.connectionId : fallbackConnection,
     queryInfoLevel: tab.queryInfoLevel === 1 || tab.queryInfoLevel === 2 ? tab.queryInfoLevel : 0,
-    lastRun: tab.lastRun && typeof tab.lastRun.status === 'number' ? tab.lastRun : null,
+    // Every number of the summary is drawn on start: one stored as anything else is dropped.
+    lastRun: tab.lastRun && (['status', 'timeMs', 'size', 'at'] as const).every((k) => Number.isFinite(tab.lastRun?.[k])) ? tab.lastRun : null,
   };
 }
 

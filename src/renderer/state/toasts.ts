@@ -5,6 +5,8 @@ export interface Toast {
   id: number;
   kind: 'info' | 'error';
   text: string;
+  /** One button beside the text (e.g. "Export stored tabs" after a start without them). */
+  action?: { label: string; run: () => void };
 }
 
 export class Toasts extends ExternalStore<Toast[]> {
@@ -14,8 +16,8 @@ export class Toasts extends ExternalStore<Toast[]> {
     super([]);
   }
 
-  show(text: string, kind: Toast['kind'] = 'info', ms = 2500): void {
-    const toast = { id: this.next++, kind, text };
+  show(text: string, kind: Toast['kind'] = 'info', ms = 2500, action?: Toast['action']): void {
+    const toast: Toast = { id: this.next++, kind, text, ...(action ? { action } : {}) };
     this.setState([...this.getSnapshot(), toast].slice(-4));
     setTimeout(() => this.setState(this.getSnapshot().filter((t) => t.id !== toast.id)), ms);
   }

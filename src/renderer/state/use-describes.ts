@@ -5,6 +5,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { DescribeResult } from '../../shared/protocol.ts';
+import type { Misfit } from '../response/result-view.ts';
 import type { Connection } from './connections-store.ts';
 import { schemaKeys } from './query-keys.ts';
 import { useServices, useStore } from './services.ts';
@@ -12,8 +13,10 @@ import { fetchDescribe, type DescribeOutcome } from '../transport/jql-client.ts'
 
 export interface DescribeInfo {
   describe: DescribeResult | null;
-  /** Why there is no schema (loading, no describe on the server, unreachable). */
+  /** Why there is no schema (loading, no describe on the server, unreachable, unreadable). */
   reason: string | null;
+  /** Parts of the describe that did not fit and were left out (the rest is used). */
+  misfits: Misfit[];
 }
 
 export function useDescribes(connections: Connection[]): Map<string, DescribeInfo> {
@@ -35,10 +38,10 @@ export function useDescribes(connections: Connection[]): Map<string, DescribeInf
     const map = new Map<string, DescribeInfo>();
     connections.forEach((c, i) => {
       const r = results[i]!;
-      if (r.data?.describe) map.set(c.id, { describe: r.data.describe, reason: null });
-      else if (r.data) map.set(c.id, { describe: null, reason: r.data.reason });
-      else if (r.error) map.set(c.id, { describe: null, reason: r.error.message });
-      else map.set(c.id, { describe: null, reason: 'Loading the schema…' });
+      if (r.data?.describe) map.set(c.id, { describe: r.data.describe, reason: null, misfits: r.data.misfits });
+      else if (r.data) map.set(c.id, { describe: null, reason: r.data.reason, misfits: [] });
+      else if (r.error) map.set(c.id, { describe: null, reason: r.error.message, misfits: [] });
+      else map.set(c.id, { describe: null, reason: 'Loading the schema…', misfits: [] });
     });
     return map;
     // `key` captures every result change; the results array itself is new on each render.

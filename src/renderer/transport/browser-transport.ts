@@ -1,7 +1,64 @@
-/** The transport of browser mode: fetch from the page, so a remote server must allow its origin (CORS). */
-import { CancelledError, DEFAULT_TIMEOUT_MS, NetworkError, type HttpRequestSpec, type HttpResult, type SendOptions, type Transport } from './transport.ts';
+/**
+ * The transport of browser mode: fetch from the page, so a remote server must allow its origin
+ * (CORS). It reads an answer only up to the request's answer limit (a 200 MB answer is cut off, not
+ * held), and refuses redirects: a redirected query would take its body and credentials to another
+ * address, and its answer would pass for the first server's.
+ */
+import {
+  AnswerTooLargeError,
+  CancelledError,
+  DEFAULT_ANSWER_LIMIT_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  NetworkError,
+  type HttpRequestSpec,
+  type HttpResult,
+  type SendOptions,
+  type Transport,
+} from './transport.ts';
 
 type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Thrown when the server answered with a redirect, which the console does not follow. */
+export class RedirectRefusedError extends NetworkError {
+  constructor(url: string, status: number) {
+    const origin = new URL(url).origin;
+    super(
+      `${origin} answered with a redirect${status ? ` (${status})` : ''}: the console does not follow redirects, so the query and its credentials went nowhere else. If the server has moved, point the connection at its new address.`,
+    );
+  }
+}
+
+/** The body, read chunk by chunk, stopping (and aborting the request) past `limit` bytes. */
+async function readLimited(response: Response, limit: number, abort: () => void): Promise<ArrayBuffer> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    abort();
+    throw new AnswerTooLargeError(limit);
+  }
+  if (!response.body) return new ArrayBuffer(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      chunks.length = 0;
+      abort();
+      await reader.cancel().catch(() => undefined);
+      throw new AnswerTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body.buffer;
+}
 
 export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init)): Transport {
   return {
@@ -21,8 +78,12 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
           body: request.body,
           credentials: request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit',
           signal: controller.signal,
+          redirect: 'manual',
         });
-        const body = await response.arrayBuffer();
+        // `manual` gives an opaque answer for any redirect (status 0); a status 3xx can come from a
+        // fetch stand-in.
+        if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) throw new RedirectRefusedError(request.url, response.status);
+        const body = await readLimited(response, request.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES, () => controller.abort());
         const headers: Record<string, string> = {};
         response.headers.forEach((value, key) => {
           headers[key] = value;
@@ -36,6 +97,7 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
         };
       } catch (err) {
         if (options.signal?.aborted) throw new CancelledError();
+        if (err instanceof NetworkError) throw err;
         if (controller.signal.aborted) throw new NetworkError(`No answer from ${request.url} within ${Math.round((request.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s.`);
         throw new NetworkError(`Could not reach ${request.url} (${(err as Error).message}).`);
       } finally {

@@ -3,10 +3,14 @@
  * user's query becomes. Framework-free: it talks through a Transport and is tested with a fake one.
  */
 import { isSameOrigin } from '../../shared/origin.ts';
-import { plainLabel } from '../../shared/plain-label.ts';
 import type { AuthenticationClass, DescribeResult, JqlError } from '../../shared/protocol.ts';
-import { normalizeParsed } from '../response/normalize-envelope.ts';
-import type { HttpRequestSpec, Transport } from './transport.ts';
+import { parseDescribeBody, parseResponseBody } from '../response/parse-response.ts';
+import type { ResultView } from '../response/result-view.ts';
+import { readHealth, readLogin, readUser, type Health, type SignedInUser } from '../response/schema/account-schema.ts';
+import type { Misfit } from '../response/schema/lenient.ts';
+import type { HttpRequestSpec, HttpResult, Transport } from './transport.ts';
+
+export type { Health, SignedInUser };
 
 /** Everything needed to address one server as one user. */
 export interface ServerTarget {
@@ -34,21 +38,10 @@ export interface RunOptions {
   flatEnvelope?: boolean;
 }
 
-export interface SignedInUser {
-  id?: number;
-  username: string;
-  roles?: string[];
-}
-
 export interface LoginResult {
   token: string;
   expiresAt: string | null;
   user: SignedInUser;
-}
-
-export interface Health {
-  status: string;
-  version: string;
 }
 
 /** A JQL call that answered with errors; `status` 0 never happens here (that is a NetworkError). */
@@ -116,15 +109,24 @@ export function decodeJson(bytes: ArrayBuffer): unknown {
   }
 }
 
-/** Sends one query the console composed itself and returns the first section's payload or throws. */
-export async function callJql(transport: Transport, target: ServerTarget, query: object, timeoutMs = 15_000): Promise<unknown> {
-  const result = await transport.send({ ...buildRunRequest(target, JSON.stringify(query), { queryInfoLevel: 0 }), timeoutMs });
-  const view = normalizeParsed(decodeJson(result.body), result.status);
+/** The first section's payload of an answer, or the JqlCallError it stands for. */
+function payloadOrThrow(result: HttpResult, view: ResultView): unknown {
   const errors = [...view.errors, ...(view.sections[0]?.errors ?? [])];
-  if (errors.length > 0 || result.status >= 400) {
-    throw new JqlCallError(result.status, errors.length ? errors : [{ code: 'internal_error', message: `The server answered ${result.status} ${result.statusText}.` }]);
+  if (errors.length > 0 || result.status >= 400 || view.parseError) {
+    const why = view.parseError ? `The server answered ${result.status}, and ${view.parseError.charAt(0).toLowerCase()}${view.parseError.slice(1)}` : `The server answered ${result.status} ${result.statusText}.`;
+    throw new JqlCallError(result.status, errors.length ? errors : [{ code: 'internal_error', message: why }]);
   }
   return view.sections[0]?.payload;
+}
+
+function consoleCall(target: ServerTarget, query: object, timeoutMs: number): HttpRequestSpec {
+  return { ...buildRunRequest(target, JSON.stringify(query), { queryInfoLevel: 0 }), timeoutMs };
+}
+
+/** Sends one query the console composed itself and returns the first section's payload or throws. */
+export async function callJql(transport: Transport, target: ServerTarget, query: object, timeoutMs = 15_000): Promise<unknown> {
+  const result = await transport.send(consoleCall(target, query, timeoutMs));
+  return payloadOrThrow(result, await parseResponseBody(result.body, result.status, {}));
 }
 
 export async function fetchHealth(transport: Transport, target: ServerTarget): Promise<Health> {
@@ -136,23 +138,11 @@ export async function fetchHealth(transport: Transport, target: ServerTarget): P
     withCredentials: false,
     timeoutMs: 10_000,
   });
-  const body = decodeJson(result.body) as Partial<Health> | undefined;
-  if (result.status !== 200 || typeof body?.version !== 'string') {
-    throw new JqlCallError(result.status, [{ code: 'internal_error', message: `${target.baseUrl} does not look like a JQL server (healthz answered ${result.status}).` }]);
+  const health = result.status === 200 ? readHealth(decodeJson(result.body)) : null;
+  if (!health) {
+    throw new JqlCallError(result.status, [{ code: 'internal_error', message: `${target.baseUrl} does not look like a JQL server (healthz answered ${result.status}${result.status === 200 ? ' without a version' : ''}).` }]);
   }
-  return { status: plainLabel(String(body.status ?? 'ok')), version: plainLabel(body.version) };
-}
-
-function userOf(value: unknown): SignedInUser | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const v = value as Record<string, unknown>;
-  if (typeof v.username !== 'string') return null;
-  return {
-    // A server's label, shown as a label: no bidi or other format characters.
-    username: plainLabel(v.username),
-    ...(typeof v.id === 'number' ? { id: v.id } : {}),
-    ...(Array.isArray(v.roles) ? { roles: v.roles.filter((r): r is string => typeof r === 'string') } : {}),
-  };
+  return health;
 }
 
 export async function login(transport: Transport, target: ServerTarget, username: string, password: string): Promise<LoginResult> {
@@ -162,15 +152,11 @@ export async function login(transport: Transport, target: ServerTarget, username
     username,
     password,
   });
-  const p = (payload ?? {}) as Record<string, unknown>;
-  if (typeof p.token !== 'string') {
+  const { value } = readLogin(payload);
+  if (!value) {
     throw new JqlCallError(200, [{ code: 'internal_error', message: 'The server signed in without giving a token.' }]);
   }
-  return {
-    token: p.token,
-    expiresAt: typeof p.expires_at === 'string' ? p.expires_at : null,
-    user: userOf(p.user) ?? { username },
-  };
+  return { token: value.token, expiresAt: value.expiresAt, user: value.user ?? { username } };
 }
 
 export async function logout(transport: Transport, target: ServerTarget): Promise<void> {
@@ -183,28 +169,34 @@ export async function verifyAuthentication(transport: Transport, target: ServerT
     const payload = await callJql(transport, target, {
       __meta__: { namespace: 'system.User', intent: 'verifyAuthentication', schema: 'controller' },
     });
-    return userOf(payload) ?? userOf((payload as Record<string, unknown> | undefined)?.user);
+    return readUser(payload);
   } catch (err) {
     if (err instanceof JqlCallError && (err.code === 'unauthenticated' || err.status === 401)) return null;
     throw err;
   }
 }
 
-export type DescribeOutcome = { describe: DescribeResult } | { describe: null; reason: string };
+export type DescribeOutcome =
+  | { describe: DescribeResult; misfits: Misfit[] }
+  | { describe: null; reason: string };
 
-/** A server without `system.Schema.describe` (or that refuses it) gets plain JSON editing, with the reason. */
+/**
+ * A server without `system.Schema.describe` (or that refuses it, or answers one the console cannot
+ * read) gets plain JSON editing, with the reason. A describe with parts that do not fit keeps the
+ * rest and lists them. A large describe is read off the main thread.
+ */
 export async function fetchDescribe(transport: Transport, target: ServerTarget): Promise<DescribeOutcome> {
+  const result = await transport.send(consoleCall(target, { __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } }, 60_000));
+  const { view, describe } = await parseDescribeBody(result.body, result.status);
   try {
-    const payload = await callJql(transport, target, {
-      __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' },
-    });
-    const d = payload as Partial<DescribeResult> | undefined;
-    if (!d || typeof d.apps !== 'object' || d.apps === null) {
-      return { describe: null, reason: 'The server answered describe without apps.' };
-    }
-    return { describe: d as DescribeResult };
+    payloadOrThrow(result, view);
   } catch (err) {
     if (err instanceof JqlCallError) return { describe: null, reason: err.message };
     throw err;
   }
+  if (!describe?.describe) {
+    const why = describe?.misfits[0]?.sentence ?? 'The server answered describe without apps.';
+    return { describe: null, reason: `The server's describe cannot be read: ${why.charAt(0).toLowerCase()}${why.slice(1)}` };
+  }
+  return { describe: describe.describe, misfits: describe.misfits };
 }

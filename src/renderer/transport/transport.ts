@@ -23,6 +23,8 @@ export interface HttpRequestSpec {
    */
   connectionCredentials?: boolean;
   timeoutMs?: number;
+  /** The largest answer read (default DEFAULT_ANSWER_LIMIT_BYTES); a larger one is cut off with a message. */
+  answerLimitBytes?: number;
 }
 
 export interface HttpResult {
@@ -57,3 +59,13 @@ export class NetworkError extends Error {
 }
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** A connection's answer limit when it sets none: 64 MiB (issue 21.5 and 22). */
+export const DEFAULT_ANSWER_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** The answer was larger than the limit: it was not read to the end and is not shown. */
+export class AnswerTooLargeError extends NetworkError {
+  constructor(limitBytes: number) {
+    super(`The answer is larger than this connection's answer limit (${Math.round(limitBytes / 1024 / 1024)} MiB): the console stopped reading it and shows none of it. Ask for less (a filter, a smaller limit) or save it with another tool.`);
+  }
+}

@@ -3,11 +3,21 @@
  * window paints and reaches its server while the editor loads.
  */
 import type { JSX } from 'react';
+import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { EnvelopeViewer } from '../../features/envelope-viewer/EnvelopeViewer.tsx';
 import { QueryEditorPane } from '../../features/query-editor/QueryEditorPane.tsx';
 import { ReproduceLocallyButton } from '../ReproduceLocallyButton.tsx';
 import { SplitPane } from '../SplitPane.tsx';
 
 export function QueryView(): JSX.Element {
-  return <SplitPane left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />} right={<EnvelopeViewer />} />;
+  return (
+    <SplitPane
+      left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
+      right={
+        <ErrorBoundary what="The response viewer">
+          <EnvelopeViewer />
+        </ErrorBoundary>
+      }
+    />
+  );
 }

@@ -1,6 +1,7 @@
 /** One connection in the sidebar: status, version, user, and its actions. */
 import type { JSX } from 'react';
 import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
+import { ServerWords } from '../../components/ServerWords.tsx';
 import type { Connection } from '../../state/connections-store.ts';
 import { useConnectionStatus } from './use-connection-status.ts';
 
@@ -38,9 +39,10 @@ export function ConnectionItem(props: {
               <span className="text-error">unreachable</span>
             ) : (
               <>
-                {status.data ? `v${status.data.version}` : '…'}
+                {/* Version and user name are the server's words (cleaned and cut at the boundary). */}
+                {status.data ? <ServerWords text={`v${status.data.version}`} /> : '…'}
                 {' · '}
-                {user ? <span data-testid="connection-user">{user}</span> : <span className="muted">not signed in</span>}
+                {user ? <ServerWords text={user} testId="connection-user" /> : <span className="muted">not signed in</span>}
               </>
             )}
           </span>

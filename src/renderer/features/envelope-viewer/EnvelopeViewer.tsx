@@ -6,8 +6,10 @@
  */
 import { useState, type JSX, type ReactNode } from 'react';
 import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
+import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { RefusedWrite } from '../../components/RunAnyway.tsx';
 import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
+import { TOO_DEEP_SENTENCE } from '../../response/normalize-envelope.ts';
 import type { ErrorCode } from '../../../shared/error-codes.ts';
 import { errorAnchor } from '../../monaco/protocol-help.ts';
 import { allErrors } from '../../response/result-view.ts';
@@ -18,6 +20,7 @@ import { EmptyResult } from './EmptyResult.tsx';
 import { ErrorsList } from './ErrorsList.tsx';
 import { ExtrasBar } from './ExtrasBar.tsx';
 import { JsonTree } from './JsonTree.tsx';
+import { MisfitsNote } from './MisfitsNote.tsx';
 import { PayloadTable } from './PayloadTable.tsx';
 import { RawBody } from './RawBody.tsx';
 import { ResponseHeader } from './ResponseHeader.tsx';
@@ -136,7 +139,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
   const section = view.sections[sectionIndex] ?? null;
   const rows = section ? tableRows(section.payload) : null;
   const hasPayload = section !== null && section.payload !== null;
-  const fallback: View = view.shape === 'not-json' ? 'raw' : !hasPayload && errors.length > 0 ? 'errors' : Array.isArray(section?.payload) ? 'table' : 'json';
+  const fallback: View = view.shape === 'not-json' || (view.tooDeep && !hasPayload && errors.length === 0) ? 'raw' : !hasPayload && errors.length > 0 ? 'errors' : Array.isArray(section?.payload) ? 'table' : 'json';
 
   const views: Array<TabItem<View>> = [
     { key: 'table', label: 'Table', disabled: !rows },
@@ -150,10 +153,23 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
   const usable = (v: View | null): v is View => v !== null && views.some((i) => i.key === v && !i.disabled) && (v !== 'errors' || errors.length > 0);
   const current: View = usable(props.chosen) ? props.chosen : fallback;
 
+  // Each part draws inside its own boundary: one that fails shows the raw answer and a report,
+  // the others (and the rest of the console) keep working.
+  const part = (what: string, node: JSX.Element) => (
+    <ErrorBoundary what={what} raw={props.run.raw} resetKey={`${props.run.runId}:${sectionIndex}:${current}`}>
+      {node}
+    </ErrorBoundary>
+  );
   return (
     <>
-      <ResponseHeader run={props.run} tabTitle={props.title} snippets={props.snippets ?? true} />
+      {part('The response header', <ResponseHeader run={props.run} tabTitle={props.title} snippets={props.snippets ?? true} />)}
       {view.parseError && <p className="banner banner-error">{view.parseError}</p>}
+      {view.tooDeep && (
+        <p className="banner banner-error" data-testid="too-deep">
+          {TOO_DEEP_SENTENCE}
+        </p>
+      )}
+      {part('The list of misfits', <MisfitsNote misfits={view.misfits} />)}
       {view.isMulti && (
         <TabStrip
           label="Subqueries"
@@ -169,16 +185,15 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
         />
       )}
       <TabStrip label="Response views" active={current} onSelect={props.onChoose} items={views} />
-      {section && <ExtrasBar section={section} />}
+      {section && part('The extras line', <ExtrasBar section={section} />)}
       <div className="view-body">
-        {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) && (
-          <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />
-        )}
-        {current === 'table' && rows && rows.length > 0 && <PayloadTable key={sectionIndex} rows={rows} />}
-        {current === 'json' && section && <JsonTree key={sectionIndex} value={section.payload} />}
-        {current === 'errors' && <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />}
-        {current === 'sql' && props.onAskForSql && <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />}
-        {current === 'raw' && <RawBody raw={props.run.raw} />}
+        {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) &&
+          part('The Table view', <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />)}
+        {current === 'table' && rows && rows.length > 0 && part('The Table view', <PayloadTable key={sectionIndex} rows={rows} />)}
+        {current === 'json' && section && part('The JSON view', <JsonTree key={sectionIndex} value={section.payload} />)}
+        {current === 'errors' && part('The Errors view', <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />)}
+        {current === 'sql' && props.onAskForSql && part('The SQL view', <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />)}
+        {current === 'raw' && part('The Raw view', <RawBody raw={props.run.raw} />)}
       </div>
     </>
   );

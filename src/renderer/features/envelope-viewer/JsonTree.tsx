@@ -2,12 +2,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type JSX } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { flattenTree, initialExpansion } from './json-tree-model.ts';
+import { formatBytes } from '../../components/format.ts';
+import { flattenTree, initialExpansion, type TreeRow } from './json-tree-model.ts';
 
 const ROW_HEIGHT = 20;
 
 export function JsonTree(props: { value: JsonValue }): JSX.Element {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => initialExpansion(props.value));
+  // A long string the user asked to see whole, in a text box under the tree.
+  const [whole, setWhole] = useState<TreeRow | null>(null);
   const rows = useMemo(() => flattenTree(props.value, expanded), [props.value, expanded]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
@@ -20,6 +23,20 @@ export function JsonTree(props: { value: JsonValue }): JSX.Element {
   };
 
   return (
+    <>
+    {whole && typeof whole.value === 'string' && (
+      <div className="long-text-panel">
+        <div className="raw-bar">
+          <span className="muted small">
+            {whole.label ?? 'value'}: {whole.value.length.toLocaleString('en')} characters
+          </span>
+          <button type="button" className="btn btn-small" onClick={() => setWhole(null)}>
+            Close
+          </button>
+        </div>
+        <textarea className="long-text" readOnly value={whole.value} aria-label="The whole string" />
+      </div>
+    )}
     <div ref={scrollRef} className="tree-scroll" role="tree" aria-label="Payload as JSON" data-testid="json-tree">
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
@@ -40,10 +57,23 @@ export function JsonTree(props: { value: JsonValue }): JSX.Element {
               <span className={`tree-value t-${row.kind === 'value' ? typeof row.value : row.kind}${row.value === null && row.kind === 'value' ? ' t-null' : ''}`}>
                 {row.kind === 'group' ? '' : row.expanded ? (row.kind === 'array' ? '[' : '{') : row.preview}
               </span>
+              {row.longString !== undefined && (
+                <button
+                  type="button"
+                  className="link"
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    setWhole(row);
+                  }}
+                >
+                  show all ({formatBytes(row.longString)})
+                </button>
+              )}
             </div>
           );
         })}
       </div>
     </div>
+    </>
   );
 }

@@ -1,7 +1,9 @@
 /** Status code, time and size of the response, with copy-as-curl/fetch (components/SnippetButtons) and save-to-file. */
 import type { JSX } from 'react';
 import { formatBytes, formatMs } from '../../components/format.ts';
+import { ServerWords } from '../../components/ServerWords.tsx';
 import { SnippetButtons } from '../../components/SnippetButtons.tsx';
+import { serverLabel } from '../../response/server-text.ts';
 import type { RunDone } from '../../state/results-store.ts';
 import { useServices } from '../../state/services.ts';
 
@@ -25,16 +27,18 @@ export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets
 
   return (
     <div className="response-head">
+      {/* The code is the console's reading; the words after it are the server's own. */}
       <span className={`status status-${tone}`} data-testid="response-status">
-        {status} {run.statusText}
+        {status}
       </span>
+      {run.statusText && <ServerWords text={serverLabel(run.statusText, 60)} testId="response-status-text" />}
       <span className="metric" data-testid="response-time" title="Round trip">
         {formatMs(run.timeMs)}
       </span>
       <span className="metric" data-testid="response-size" title={`${run.size} bytes`}>
         {formatBytes(run.size)}
       </span>
-      {run.view.intent && <span className="metric muted">{run.view.intent}</span>}
+      {run.view.intent && <ServerWords className="metric muted" text={run.view.intent} />}
       {SHAPE_LABEL[run.view.shape] && <span className="tag">{SHAPE_LABEL[run.view.shape]}</span>}
       <span className="toolbar-spacer" />
       {props.snippets !== false && <SnippetButtons request={run.request} />}

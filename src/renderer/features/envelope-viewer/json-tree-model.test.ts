@@ -42,3 +42,15 @@ describe('flattenTree', () => {
     expect([...initialExpansion({ a: 1 })]).toEqual(['']);
   });
 });
+
+describe('a string over 1 MiB (issue 22.9)', () => {
+  it('is drawn cut, with its full length for "show all"', () => {
+    const long = 's'.repeat(50 * 1024 * 1024);
+    const rows = flattenTree([{ id: 1, body: long }], new Set(['', '/0']));
+    const body = rows.find((r) => r.label === 'body')!;
+    expect(body.longString).toBe(long.length);
+    expect(body.preview.length).toBeLessThan(1100);
+    expect(body.value).toBe(long);
+    expect(rows.find((r) => r.label === 'id')!.longString).toBeUndefined();
+  });
+});

@@ -17,7 +17,13 @@ export interface TreeRow {
   expandable: boolean;
   expanded: boolean;
   value: JsonValue;
+  /** A string too long to draw whole: its full length (the preview holds its start). */
+  longString?: number;
 }
+
+/** A string longer than this is drawn cut, with "show all" (issue 22: a 50 MB string froze the view). */
+export const LONG_STRING_CHARS = 1024 * 1024;
+const LONG_STRING_PREVIEW = 1000;
 
 export const DEFAULT_CHUNK = 100;
 
@@ -29,6 +35,7 @@ function preview(value: JsonValue): string {
     const keys = Object.keys(value);
     return `{${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}`;
   }
+  if (typeof value === 'string' && value.length > LONG_STRING_CHARS) return `${JSON.stringify(value.slice(0, LONG_STRING_PREVIEW)).slice(0, -1)}…"`;
   return JSON.stringify(value);
 }
 
@@ -93,6 +100,7 @@ export function flattenTree(root: JsonValue, expanded: ReadonlySet<string>, chun
       expandable,
       expanded: open,
       value,
+      ...(typeof value === 'string' && value.length > LONG_STRING_CHARS ? { longString: value.length } : {}),
     });
     if (open) visitChildren(value, id, depth + 1);
   };

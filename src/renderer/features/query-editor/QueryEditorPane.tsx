@@ -6,6 +6,7 @@ import { useEffect, useRef, type JSX, type ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import type { monaco } from '../../monaco/monaco.ts';
+import { lazySchemaNote, namespacesIn } from '../../monaco/jql-schema.ts';
 import { applySchemas } from '../../monaco/schema-registry.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import type { QueryInfoLevel } from '../../state/tabs-store.ts';
@@ -27,15 +28,16 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
 
   const describes = useTabDescribes();
 
-  const tabMap = tabState.tabs.map((t) => `${t.id}:${t.connectionId}`).join(',');
+  // The namespaces each tab names: a large describe's schema covers those (monaco/jql-schema.ts).
+  const tabMap = tabState.tabs.map((t) => `${t.id}:${t.connectionId}:${namespacesIn(t.text.slice(0, 200_000)).join('|')}`).join(',');
   useEffect(() => {
     const ready = new Map<string, DescribeResult>();
     for (const [id, info] of describes) if (info.describe) ready.set(id, info.describe);
     applySchemas(
       ready,
-      tabMap.split(',').map((pair) => {
-        const [id, connectionId] = pair.split(':') as [string, string];
-        return { id, connectionId };
+      tabMap.split(',').map((entry) => {
+        const [id, connectionId, names] = entry.split(':') as [string, string, string];
+        return { id, connectionId, namespaces: names ? names.split('|') : [] };
       }),
     );
   }, [describes, tabMap]);
@@ -127,9 +129,15 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
       <QueryEditor tabId={active.id} editorRef={editorRef} onRun={runActive} describeOf={(connectionId) => describes.get(connectionId)?.describe ?? null} />
       <footer className="statusbar">
         <span title={schemaInfo?.reason ?? 'Completion and validation from system.Schema describe'} data-testid="schema-state">
-          {schemaInfo?.describe ? `schema: ${schemaInfo.describe.workspace}` : schemaInfo?.reason === 'Loading the schema…' ? 'loading schema…' : 'plain JSON'}
+          {schemaInfo?.describe ? `schema: ${schemaInfo.describe.workspace}${lazySchemaNote(schemaInfo.describe)}` : schemaInfo?.reason === 'Loading the schema…' ? 'loading schema…' : 'plain JSON'}
         </span>
         {!schemaInfo?.describe && schemaInfo?.reason && schemaInfo.reason !== 'Loading the schema…' && <span className="muted">({schemaInfo.reason})</span>}
+        {schemaInfo?.describe && schemaInfo.misfits.length > 0 && (
+          // The parts of the describe left out, so missing completions have a reason.
+          <span className="text-warn schema-misfits" data-testid="schema-misfits" title={schemaInfo.misfits.map((m) => m.sentence).join('\n')}>
+            describe: {schemaInfo.misfits.length} {schemaInfo.misfits.length === 1 ? 'part' : 'parts'} left out · {schemaInfo.misfits[0]!.sentence}
+          </span>
+        )}
         <span className="toolbar-spacer" />
         <span className="muted">Ctrl/Cmd+Space completes · Shift+Alt+F formats</span>
       </footer>

@@ -1,9 +1,11 @@
 /** The "Templates" popover: every namespace of the server with a button per intent. */
-import { useCallback, useRef, useState, type JSX } from 'react';
+import { useCallback, useMemo, useRef, useState, type JSX } from 'react';
 import { useDismiss } from '../../components/use-dismiss.ts';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { listNamespaces, type NamespaceInfo } from '../../monaco/describe-index.ts';
 import { buildMultiTemplate, buildTemplate } from '../../monaco/templates.ts';
+
+const SHOWN_TEMPLATES = 200;
 
 const GENERIC: NamespaceInfo = { namespace: 'app.Model', kind: 'model', intents: ['retrieve', 'retrieveOne', 'create', 'update', 'delete', 'count'] };
 
@@ -15,8 +17,10 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
 
   useDismiss(open, ref, close);
 
-  const namespaces = props.describe ? listNamespaces(props.describe) : [GENERIC];
-  const shown = namespaces.filter((n) => n.namespace.toLowerCase().includes(filter.toLowerCase()));
+  const namespaces = useMemo(() => (props.describe ? listNamespaces(props.describe) : [GENERIC]), [props.describe]);
+  const matching = open ? namespaces.filter((n) => n.namespace.toLowerCase().includes(filter.toLowerCase())) : [];
+  // A describe may name 100,000 namespaces: the list draws the first few, the filter finds the rest.
+  const shown = matching.slice(0, SHOWN_TEMPLATES);
   const firstModel = namespaces.find((n) => n.kind === 'model')?.namespace ?? 'app.Model';
   const insert = (text: string) => {
     props.onInsert(text);
@@ -47,6 +51,7 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
                 </span>
               </li>
             ))}
+            {matching.length > shown.length && <li className="muted small">{(matching.length - shown.length).toLocaleString('en')} more: type to filter.</li>}
             <li className="template-row">
               <span className="template-ns">Several queries in one request</span>
               <span className="template-intents">

@@ -47,7 +47,8 @@ function Row({ entry, selected, top, onSelect }: { entry: LogEntry; selected: bo
       aria-selected={selected}
       data-seq={entry.seq}
       data-event={entry.event}
-      data-record={entry.recordId === null ? undefined : String(entry.recordId)}
+      data-record={entry.recordId ?? undefined}
+      data-summarized={entry.summarized ? 'true' : undefined}
       title={entry.replayed ? 'Replayed after a reconnect' : undefined}
       onClick={() => onSelect(entry.index)}
     >
@@ -55,7 +56,10 @@ function Row({ entry, selected, top, onSelect }: { entry: LogEntry; selected: bo
       <span>{entry.seq}</span>
       <span className={kindClass(entry.event)}>{entry.event}</span>
       <span title={`${entry.namespace} (${entry.subscription})`}>{entry.namespace}</span>
-      <span>{entry.recordId === null ? '' : String(entry.recordId)}</span>
+      <span title={entry.summarized ?? undefined}>
+        {entry.recordId ?? ''}
+        {entry.summarized ? ' (summarized)' : ''}
+      </span>
     </div>
   );
 }

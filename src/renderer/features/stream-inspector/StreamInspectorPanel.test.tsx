@@ -9,7 +9,7 @@ describe('StreamInspectorPanel', () => {
     const session = new StreamSession({ connect: new FakeStreamServer().connect });
     session.addSubscription({ namespace: 'tickets.Ticket', events: ['created'] });
     session.log.append({ kind: 'marker', level: 'ok', text: 'Resumed, nothing missed.', subscription: 's1', receivedAt: 0 });
-    session.log.append({ kind: 'event', receivedAt: 0, subscription: 's1', event: 'created', namespace: 'tickets.Ticket', seq: 1041, at: '2026-01-01T10:00:00Z', record: { id: 7, title: 'Printer' }, recordId: 7, replayed: true });
+    session.log.append({ kind: 'event', receivedAt: 0, subscription: 's1', event: 'created', namespace: 'tickets.Ticket', seq: 1041, at: '2026-01-01T10:00:00Z', record: { id: 7, title: 'Printer' }, recordId: 7, replayed: true, bytes: 80 });
     session.select(1);
     const html = renderToStaticMarkup(<StreamInspectorPanel session={session} describe={null} connectionLabel="Embedded" />);
     expect(html).toContain('Embedded: idle');
@@ -27,7 +27,7 @@ describe('StreamInspectorPanel', () => {
 
   it("shows each subscription's count and cursor as events arrive, not only when it changes state", async () => {
     const server = new FakeStreamServer();
-    const session = new StreamSession({ connect: server.connect });
+    const session = new StreamSession({ connect: server.connect, batch: { schedule: (run) => run() } });
     const id = session.addSubscription({ namespace: 'tickets.Ticket' });
     session.connect();
     await flush();

@@ -6,6 +6,7 @@
  */
 import type { ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
+import { formatBytes } from '../../components/format.ts';
 import { EventLogTable } from './EventLogTable.tsx';
 import { JsonTree } from './JsonTree.tsx';
 import { exportFileName, toNdjson } from './ndjson.ts';
@@ -104,7 +105,8 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
             Export NDJSON
           </button>
           <span className={styles.hint}>
-            {view.count} shown · {view.size} held{view.dropped > 0 ? ` · ${view.dropped} oldest dropped (cap ${view.capacity})` : ''}
+            {view.count} shown · {view.size} held ({formatBytes(view.bytes)}){view.dropped > 0 ? ` · ${view.dropped} oldest dropped (cap ${view.capacity} or ${formatBytes(view.maxBytes)})` : ''}
+            {state.skipped > 0 ? ` · ${state.skipped} skipped${state.skipping ? ' (skipping: the page cannot keep up)' : ''}` : ''}
           </span>
         </div>
         <div className={styles.split}>
@@ -117,8 +119,9 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
             ) : (
               <>
                 <span className={styles.title}>
-                  {selected.event} {selected.namespace} #{String(selected.recordId ?? '')}
+                  {selected.event} {selected.namespace} #{selected.recordId ?? ''}
                 </span>
+                {selected.summarized && <p className={styles['level-warn']}>{selected.summarized}</p>}
                 <span className={styles.hint}>
                   seq {selected.seq} · {selected.at} · {selected.subscription}
                   {selected.replayed ? ' · replayed' : ''}

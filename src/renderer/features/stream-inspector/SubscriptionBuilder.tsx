@@ -59,7 +59,8 @@ export function SubscriptionBuilder({ describe, onSubscribe, renderFilterEditor 
       <div className={styles.row}>
         <input className={styles.input} list={listId} aria-label="Namespace" placeholder="app.Model" value={draft.namespace} onChange={(e) => set({ namespace: e.target.value })} />
         <datalist id={listId}>
-          {namespaces.map((n) => (
+          {/* At most a few hundred suggestions: a describe may name 100,000 namespaces. */}
+          {namespaces.filter((n) => n.namespace.includes(draft.namespace.trim())).slice(0, 300).map((n) => (
             <option key={n.namespace} value={n.namespace}>
               {n.schema}
             </option>

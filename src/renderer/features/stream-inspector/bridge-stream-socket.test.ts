@@ -29,7 +29,7 @@ describe('bridgeSocketConnector', () => {
     expect(fake.bridge.wsOpen).toHaveBeenCalledWith({ connectionId: 'conn-1', url: 'wss://h/jql-streams', credentials: 'connection' });
     const got: string[] = [];
     const closed: Array<[number, string]> = [];
-    socket.onMessage((d) => got.push(d));
+    socket.onMessage((d) => got.push(String(d)));
     socket.onClose((code, reason) => closed.push([code, reason]));
     fake.message({ socketId: 's1', data: 'a' });
     fake.message({ socketId: 's2', data: 'not mine' });
@@ -64,7 +64,7 @@ describe('bridgeSocketConnector', () => {
     });
     const socket = await bridgeSocketConnector(fake.bridge, 'conn-1', 'ws://h/jql-streams')();
     const got: string[] = [];
-    socket.onMessage((d) => got.push(d));
+    socket.onMessage((d) => got.push(String(d)));
     expect(got).toEqual(['early']);
   });
 

@@ -6,6 +6,7 @@
 import { browserSocketConnector, streamUrl, type WebSocketLike } from './stream-socket.ts';
 import { withStreamAuth } from './stream-auth.ts';
 import { StreamSession, type StreamSessionOptions } from './stream-session.ts';
+import { defaultMakeSocket } from './worker-web-socket.ts';
 
 export interface BrowserSessionOptions extends Omit<StreamSessionOptions, 'connect'> {
   baseUrl: string;
@@ -15,5 +16,6 @@ export interface BrowserSessionOptions extends Omit<StreamSessionOptions, 'conne
 }
 
 export function createStreamSession({ baseUrl, getToken, makeSocket, ...options }: BrowserSessionOptions): StreamSession {
-  return new StreamSession({ ...options, connect: withStreamAuth(browserSocketConnector(streamUrl(baseUrl, null), makeSocket), getToken) });
+  // The socket lives in a worker: a flood of frames reaches the window in batches (worker-web-socket.ts).
+  return new StreamSession({ ...options, connect: withStreamAuth(browserSocketConnector(streamUrl(baseUrl, null), makeSocket ?? defaultMakeSocket), getToken) });
 }

@@ -14,12 +14,27 @@ const ev = (seq: number, extra: Partial<Extract<NewLogEntry, { kind: 'event' }>>
   record: { id: seq, title: `Ticket ${seq}` },
   recordId: seq,
   replayed: false,
+  bytes: 100,
   ...extra,
 });
 
 const seqs = (entries: LogEntry[]) => entries.map((e) => (e.kind === 'event' ? e.seq : e.text));
 
 describe('EventLog', () => {
+  it('is bounded in bytes too: 10 MB events push out the oldest, counted (issue 22.7)', () => {
+    const log = new EventLog(50_000, 64 * 1024 * 1024);
+    for (let i = 1; i <= 20; i++) log.append(ev(i, { bytes: 10 * 1024 * 1024 }));
+    const view = log.view();
+    expect(view.size).toBe(6);
+    expect(view.bytes).toBeLessThanOrEqual(64 * 1024 * 1024);
+    expect(view.dropped).toBe(14);
+    expect(seqs(log.entries())).toEqual([15, 16, 17, 18, 19, 20]);
+    // One entry larger than the cap is still kept, alone.
+    log.append(ev(21, { bytes: 100 * 1024 * 1024 }));
+    expect(seqs(log.entries())).toEqual([21]);
+    log.clear();
+    expect(log.view().bytes).toBe(0);
+  });
   it('keeps the newest entries up to its capacity', () => {
     const log = new EventLog(3);
     for (let i = 1; i <= 5; i++) log.append(ev(i));

@@ -1,6 +1,7 @@
 /**
- * The inspector's event log: a ring buffer with a cap, so thousands of events a second cost O(1)
- * each and memory stays bounded. Pausing freezes what is shown while the buffer keeps filling;
+ * The inspector's event log: a ring buffer with a cap on entries and on bytes (a server sending
+ * 10 MB events would fill memory long before 50,000 of them), so thousands of events a second cost
+ * O(1) each and memory stays bounded; the oldest go first, counted. Pausing freezes what is shown while the buffer keeps filling;
  * a filter is applied incrementally (each entry is tested once), so a long log stays searchable.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
@@ -16,7 +17,12 @@ export interface LogEventEntry {
   seq: number;
   at: string;
   record: JsonValue;
-  recordId: JsonValue;
+  /** The record's id as the log shows it (an object id as its JSON: see recordIdOf). */
+  recordId: string | number | null;
+  /** What holding this entry costs, roughly: the frame's size (or its summary's). */
+  bytes: number;
+  /** Set when the frame was too large (or deep) to keep: what was dropped, in one sentence. */
+  summarized?: string | null;
   /** Sent again by the server after a reconnect (`since`), not live. */
   replayed: boolean;
 }
@@ -47,13 +53,22 @@ export interface LogView {
   /** Entries pushed out by the cap since the last clear. */
   dropped: number;
   capacity: number;
+  /** Bytes held, and the cap on them. */
+  bytes: number;
+  maxBytes: number;
   filtered: boolean;
 }
 
 export const DEFAULT_LOG_CAPACITY = 50_000;
+export const DEFAULT_LOG_MAX_BYTES = 64 * 1024 * 1024;
+
+const sizeOf = (entry: NewLogEntry): number => (entry.kind === 'event' ? entry.bytes : 64 + entry.text.length * 2);
 
 export class EventLog {
   readonly capacity: number;
+  readonly maxBytes: number;
+  private heldBytes = 0;
+  private readonly sizes: Float64Array;
   private buffer: Array<LogEntry | undefined>;
   /** Absolute index of the oldest held entry, and the next to be written. */
   private start = 0;
@@ -69,10 +84,12 @@ export class EventLog {
   private cached: LogView | null = null;
   private listeners = new Set<() => void>();
 
-  constructor(capacity = DEFAULT_LOG_CAPACITY) {
+  constructor(capacity = DEFAULT_LOG_CAPACITY, maxBytes = DEFAULT_LOG_MAX_BYTES) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error('The log capacity must be a positive integer.');
     this.capacity = capacity;
+    this.maxBytes = maxBytes;
     this.buffer = new Array<LogEntry | undefined>(capacity);
+    this.sizes = new Float64Array(capacity);
   }
 
   subscribe(listener: () => void): () => void {
@@ -82,15 +99,30 @@ export class EventLog {
 
   append(entry: NewLogEntry): LogEntry {
     const full = { ...entry, index: this.end } as LogEntry;
-    this.buffer[this.end % this.capacity] = full;
+    if (this.end - this.start === this.capacity) this.evictOldest();
+    const slot = this.end % this.capacity;
+    this.buffer[slot] = full;
+    this.sizes[slot] = sizeOf(entry);
+    this.heldBytes += this.sizes[slot]!;
     this.end++;
-    if (this.end - this.start > this.capacity) this.start++;
+    // The newest entry always stays, however large.
+    while (this.heldBytes > this.maxBytes && this.end - this.start > 1) this.evictOldest();
     this.changed();
     return full;
   }
 
+  private evictOldest(): void {
+    const slot = this.start % this.capacity;
+    this.heldBytes -= this.sizes[slot]!;
+    this.sizes[slot] = 0;
+    this.buffer[slot] = undefined;
+    this.start++;
+  }
+
   clear(): void {
     this.buffer = new Array<LogEntry | undefined>(this.capacity);
+    this.sizes.fill(0);
+    this.heldBytes = 0;
     this.start = this.end;
     this.clearedAt = this.end;
     this.pausedAt = this.pausedAt === null ? null : this.end;
@@ -151,6 +183,8 @@ export class EventLog {
       size: this.end - this.start,
       dropped: this.start - this.clearedAt,
       capacity: this.capacity,
+      bytes: this.heldBytes,
+      maxBytes: this.maxBytes,
       filtered: this.predicate !== null,
     };
     let view: LogView;

@@ -18,7 +18,7 @@ describe('withStreamAuth', () => {
     server.last.push({ type: 'authenticated', user: { id: 1, username: 'admin' } });
     const socket = await connecting;
     const seen: string[] = [];
-    socket.onMessage((d) => seen.push(d));
+    socket.onMessage((d) => seen.push(String(d)));
     server.last.push({ type: 'pong' });
     expect(seen.map((d) => JSON.parse(d).type)).toEqual(['pong']);
   });

@@ -8,20 +8,17 @@
  * on to the client like any other message, so the inspector shows it, and the socket stays open
  * with the server treating the caller as anonymous or unauthenticated, as the protocol says.
  */
-import type { ConnectStreamSocket, StreamSocket } from './stream-socket.ts';
+import { readStreamFrame } from '../../response/schema/stream-schema.ts';
+import type { ConnectStreamSocket, SocketData, StreamSocket } from './stream-socket.ts';
 
 export const AUTH_TIMEOUT_MS = 10_000;
 
 type AuthReply = 'authenticated' | 'refused' | 'other';
 
-function readReply(data: string): AuthReply {
-  try {
-    const m = JSON.parse(data) as { type?: unknown; id?: unknown };
-    if (m?.type === 'authenticated') return 'authenticated';
-    if (m?.type === 'error' && m.id === null) return 'refused';
-  } catch {
-    // not JSON: not the answer to auth
-  }
+function readReply(data: SocketData): AuthReply {
+  const frame = readStreamFrame(data);
+  if (frame.type === 'authenticated') return 'authenticated';
+  if (frame.type === 'error' && frame.id === null) return 'refused';
   return 'other';
 }
 
@@ -32,12 +29,12 @@ export function withStreamAuth(connect: ConnectStreamSocket, getToken: () => str
     const socket = await connect();
     if (!token) return socket;
     return new Promise<StreamSocket>((resolve, reject) => {
-      const messageListeners: Array<(data: string) => void> = [];
+      const messageListeners: Array<(data: SocketData) => void> = [];
       const closeListeners: Array<(code: number, reason: string) => void> = [];
       // Messages that arrive before the client listens (the refusal, anything after it) wait here.
-      const held: string[] = [];
+      const held: SocketData[] = [];
       let settled = false;
-      const deliver = (data: string) => {
+      const deliver = (data: SocketData) => {
         if (messageListeners.length === 0) held.push(data);
         else for (const l of messageListeners) l(data);
       };

@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeStreamServer, flush } from './fake-stream-server.ts';
 import { judgeResume } from './gap-marker.ts';
 import { StreamClient, type StreamNotice } from './stream-client.ts';
-import { parseServerMessage, recordIdOf } from './stream-messages.ts';
 import { browserSocketConnector, streamUrl, type WebSocketLike } from './stream-socket.ts';
 
 let server: FakeStreamServer;
@@ -11,7 +10,7 @@ let client: StreamClient;
 let clock: number;
 
 async function started(options: Partial<ConstructorParameters<typeof StreamClient>[0]> = {}) {
-  client = new StreamClient({ connect: server.connect, now: () => clock, ...options });
+  client = new StreamClient({ connect: server.connect, now: () => clock, random: () => 1, ...options });
   client.on((n) => notices.push(n));
   client.start();
   await flush();
@@ -100,6 +99,8 @@ describe('StreamClient', () => {
     await started();
     client.subscribe({ namespace: 'tickets.Ticket' });
     server.last.push({ type: 'subscribed', id: 's1', seq: 5 });
+    // The socket had a good run before it fell behind.
+    clock = 60_000;
     server.last.drop(4008, 'too slow');
     await vi.advanceTimersByTimeAsync(0);
     expect(server.sockets).toHaveLength(2);
@@ -148,6 +149,24 @@ describe('StreamClient', () => {
     server.last.event('s1', 46);
     expect(events()).toEqual([['s1', 41, true], ['s1', 46, false]]);
     expect(gaps()).toEqual([]);
+  });
+
+  it('backs off exponentially, to 30 s with jitter, when every socket dies right after opening (issue 22.8)', async () => {
+    const delays: number[] = [];
+    let jitter = 1;
+    await started({ random: () => jitter });
+    for (let i = 0; i < 9; i++) {
+      // 4008 and 1000 alike: a socket that did not live long is a failed attempt.
+      server.last.drop(i % 2 ? 1000 : 4008, 'bye');
+      delays.push(Number(/reconnecting in (\d+) s/.exec(client.detail ?? '')?.[1]));
+      await vi.advanceTimersByTimeAsync(30_000);
+    }
+    expect(delays).toEqual([1, 1, 2, 4, 8, 16, 30, 30, 30]);
+    expect(server.sockets.length).toBe(10);
+    // Half of each wait is random: with the lowest draw, the cap is 15 s.
+    jitter = 0;
+    server.last.drop(1000, 'bye');
+    expect(client.detail).toContain('reconnecting in 15 s');
   });
 
   it('backs off exponentially while the server is unreachable, and reconnectNow skips the wait', async () => {
@@ -220,30 +239,6 @@ describe('judgeResume', () => {
   });
 });
 
-describe('parseServerMessage', () => {
-  it('reads each message and drops malformed ones', () => {
-    expect(parseServerMessage('{"type":"subscribed","id":"s1","seq":3}')).toEqual({ type: 'subscribed', id: 's1', seq: 3 });
-    expect(parseServerMessage('{"type":"subscribed","id":"s1","seq":-1}')).toBeNull();
-    expect(parseServerMessage('{"type":"event","subscription":"s1","event":"deleted","seq":4,"record":{"id":2}}')).toEqual({
-      type: 'event',
-      subscription: 's1',
-      event: 'deleted',
-      namespace: '',
-      seq: 4,
-      at: '',
-      record: { id: 2 },
-    });
-    expect(parseServerMessage('{"type":"event","subscription":"s1"}')).toBeNull();
-    expect(parseServerMessage('{"type":"pong"}')).toEqual({ type: 'pong' });
-    expect(parseServerMessage('{"type":"unsubscribed","id":"s1"}')).toEqual({ type: 'unsubscribed', id: 's1' });
-    expect(parseServerMessage('{"type":"error","id":"s2","error":{"code":"forbidden","message":"no"}}')).toEqual({ type: 'error', id: 's2', error: { code: 'forbidden', message: 'no' } });
-    expect(parseServerMessage('[1]')).toBeNull();
-    expect(parseServerMessage('{"type":"other"}')).toBeNull();
-    expect(recordIdOf({ id: 3 })).toBe(3);
-    expect(recordIdOf([1])).toBeNull();
-  });
-});
-
 describe('browser socket', () => {
   it('builds the ws URL with the token', () => {
     expect(streamUrl('http://127.0.0.1:8787/', 'a b')).toBe('ws://127.0.0.1:8787/jql-streams?token=a+b');
@@ -268,7 +263,7 @@ describe('browser socket', () => {
     }
   }
 
-  it('resolves on open, passes text messages and close events', async () => {
+  it('resolves on open, passes text messages, binary ones by their size, and close events', async () => {
     const ws = new FakeWs();
     const pending = browserSocketConnector('ws://h/jql-streams', () => ws)();
     ws.fire('open');
@@ -281,7 +276,7 @@ describe('browser socket', () => {
     socket.send('x');
     socket.close(1000, 'bye');
     ws.fire('close', { code: 1000, reason: 'bye' });
-    expect(got).toEqual(['{"type":"pong"}', [1000, 'bye']]);
+    expect(got).toEqual(['{"type":"pong"}', { binaryBytes: 1 }, [1000, 'bye']]);
     expect(ws.sent).toEqual(['x']);
     expect(ws.closedWith).toEqual([1000, 'bye']);
   });

@@ -6,8 +6,11 @@
  * Framework-free; the panel listens through `on`.
  */
 import { DEFAULT_RETENTION, FELL_BEHIND_CODE, judgeResume, refusedResume, type GapMarker } from './gap-marker.ts';
-import { parseServerMessage, type ClientMessage, type EventMessage, type SubscriptionSpec } from './stream-messages.ts';
-import type { ConnectStreamSocket, StreamSocket } from './stream-socket.ts';
+import { readStreamFrame, type StreamFrame } from '../../response/schema/stream-schema.ts';
+import type { ClientMessage, SubscriptionSpec } from './stream-messages.ts';
+import type { ConnectStreamSocket, SocketData, StreamSocket } from './stream-socket.ts';
+
+export type EventFrame = Extract<StreamFrame, { type: 'event' }>;
 
 export type ConnectionState = 'idle' | 'connecting' | 'open' | 'waiting' | 'closed';
 
@@ -23,7 +26,9 @@ export interface SubscriptionState {
 }
 
 export type StreamNotice =
-  | { type: 'event'; event: EventMessage; replayed: boolean }
+  | { type: 'event'; event: EventFrame; replayed: boolean; bytes: number }
+  /** A frame the console could not read (binary, not JSON, not a stream message). */
+  | { type: 'unreadable'; sentence: string }
   | { type: 'gap'; marker: GapMarker }
   | { type: 'connection'; state: ConnectionState; detail: string | null }
   | { type: 'subscriptions' }
@@ -39,6 +44,10 @@ export interface StreamClientOptions {
   pongTimeoutMs?: number;
   backoffInitialMs?: number;
   backoffMaxMs?: number;
+  /** A socket that closes sooner than this after opening counts as a failed attempt (backoff grows). */
+  stableAfterMs?: number;
+  /** 0..1; the jitter of each backoff wait (tests pass a fixed one). */
+  random?: () => number;
 }
 
 interface Subscription extends SubscriptionState {
@@ -63,6 +72,7 @@ export class StreamClient {
   private attempts = 0;
   private nextId = 1;
   private lastCloseCode: number | null = null;
+  private openedAt = 0;
   private lastMessageAt = 0;
   private reconnectTimer: ReturnType<typeof setTimeout> | null = null;
   private heartbeat: ReturnType<typeof setInterval> | null = null;
@@ -75,6 +85,8 @@ export class StreamClient {
       pongTimeoutMs: 10_000,
       backoffInitialMs: 500,
       backoffMaxMs: 30_000,
+      stableAfterMs: 10_000,
+      random: Math.random,
       ...options,
     };
   }
@@ -193,7 +205,9 @@ export class StreamClient {
     socket.onClose((code, reason) => {
       if (this.socket === socket) this.handleClose(code, reason);
     });
-    this.attempts = 0;
+    // `attempts` is reset only once this socket has lived a while (handleClose): a server that
+    // closes every socket right after opening must not get a reconnect storm.
+    this.openedAt = this.opts.now();
     // Subscribe before telling listeners, so one that subscribes on "open" is not sent twice.
     this.stateValue = 'open';
     this.detailValue = null;
@@ -202,19 +216,21 @@ export class StreamClient {
     this.emit({ type: 'connection', state: 'open', detail: null });
   }
 
-  private handleMessage(data: string): void {
+  private handleMessage(data: SocketData): void {
     this.lastMessageAt = this.opts.now();
-    const message = parseServerMessage(data);
-    if (!message) return;
+    const message = readStreamFrame(data);
     switch (message.type) {
+      case 'unreadable':
+        return this.emit({ type: 'unreadable', sentence: message.sentence });
       case 'subscribed':
         return this.onSubscribed(message.id, message.seq);
       case 'event':
-        return this.onEvent(message);
+        return this.onEvent(message, typeof data === 'string' ? data.length : data.binaryBytes);
       case 'error':
         return this.onError(message.id, message.error);
       case 'unsubscribed':
       case 'pong':
+      case 'authenticated':
         return;
     }
   }
@@ -236,7 +252,7 @@ export class StreamClient {
     this.emit({ type: 'subscriptions' });
   }
 
-  private onEvent(message: EventMessage): void {
+  private onEvent(message: EventFrame, frameBytes: number): void {
     const sub = this.subs.get(message.subscription);
     if (!sub) return;
     if (sub.cursor !== null && message.seq <= sub.cursor) {
@@ -247,7 +263,8 @@ export class StreamClient {
     sub.cursor = message.seq;
     sub.received++;
     const replayed = sub.replayUntil !== null && message.seq <= sub.replayUntil;
-    this.emit({ type: 'event', event: message, replayed });
+    // A summarized frame keeps only its envelope: that is what it costs to hold.
+    this.emit({ type: 'event', event: message, replayed, bytes: message.summarized ? 256 : frameBytes });
   }
 
   private onError(id: string | null, error: { code: string; message: string }): void {
@@ -272,8 +289,12 @@ export class StreamClient {
       this.setState('closed', null);
       return;
     }
-    const why = code === FELL_BEHIND_CODE ? 'the console fell behind (4008)' : `closed (${code}${reason ? `: ${reason}` : ''})`;
-    this.scheduleReconnect(why, code === FELL_BEHIND_CODE ? 0 : undefined);
+    const stable = this.opts.now() - this.openedAt >= this.opts.stableAfterMs;
+    if (stable) this.attempts = 0;
+    const why = code === FELL_BEHIND_CODE ? 'the console fell behind (4008)' : `closed (${code}${reason ? `: ${reason.slice(0, 120)}` : ''})`;
+    // Falling behind after a good run resumes at once; a server that says so right after every
+    // open gets the same backoff as any other failing one.
+    this.scheduleReconnect(why, code === FELL_BEHIND_CODE && stable ? 0 : undefined);
   }
 
   /** After a break: each subscription will resume from what it covered; one never acknowledged starts over. */
@@ -294,7 +315,10 @@ export class StreamClient {
   }
 
   private scheduleReconnect(why: string, delayMs?: number): void {
-    const delay = delayMs ?? Math.min(this.opts.backoffMaxMs, this.opts.backoffInitialMs * 2 ** this.attempts);
+    // Exponential, capped, with "equal jitter" (half fixed, half random) so many consoles that lost
+    // the same server do not all come back in the same instant.
+    const ceiling = Math.min(this.opts.backoffMaxMs, this.opts.backoffInitialMs * 2 ** Math.min(this.attempts, 30));
+    const delay = delayMs ?? Math.round(ceiling / 2 + (ceiling / 2) * this.opts.random());
     this.attempts++;
     this.setState('waiting', delay > 0 ? `${why}; reconnecting in ${Math.ceil(delay / 1000)} s` : `${why}; reconnecting`);
     this.reconnectTimer = setTimeout(() => {

@@ -5,11 +5,13 @@
  */
 import { ExternalStore } from '../../state/external-store.ts';
 import { EventLog, type LogMarkerEntry } from './event-log.ts';
+import { batchFrames, type FrameBatchOptions } from './frame-batcher.ts';
 import type { GapMarker } from './gap-marker.ts';
 import { compileLogQuery } from './log-query.ts';
 import { RateCounter } from './rate-counter.ts';
 import { StreamClient, type ConnectionState, type StreamClientOptions, type StreamNotice, type SubscriptionState } from './stream-client.ts';
-import { recordIdOf, type SubscriptionSpec } from './stream-messages.ts';
+import { recordIdOf } from '../../response/schema/stream-schema.ts';
+import type { SubscriptionSpec } from './stream-messages.ts';
 
 export interface SessionState {
   connection: ConnectionState;
@@ -20,10 +22,17 @@ export interface SessionState {
   autoscroll: boolean;
   /** Absolute log index of the entry shown in the detail pane. */
   selected: number | null;
+  /** Events skipped because the page could not keep up, and whether it is skipping now. */
+  skipped: number;
+  skipping: boolean;
 }
 
 export interface StreamSessionOptions extends StreamClientOptions {
   capacity?: number;
+  /** The log's cap in bytes (default 64 MiB). */
+  maxBytes?: number;
+  /** How frames are handed on in slices (frame-batcher.ts); false hands each on as it arrives. */
+  batch?: Omit<FrameBatchOptions, 'onSkip'> | false;
 }
 
 const GAP_LEVEL: Record<GapMarker['verdict'], LogMarkerEntry['level']> = { 'nothing-missed': 'ok', 'possibly-missed': 'warn', missed: 'error' };
@@ -36,10 +45,12 @@ export class StreamSession extends ExternalStore<SessionState> {
   private wasOpen = false;
 
   constructor(options: StreamSessionOptions) {
-    super({ connection: 'idle', detail: null, subscriptions: [], query: '', queryError: null, autoscroll: true, selected: null });
+    super({ connection: 'idle', detail: null, subscriptions: [], query: '', queryError: null, autoscroll: true, selected: null, skipped: 0, skipping: false });
     this.now = options.now ?? (() => Date.now());
-    this.client = new StreamClient(options);
-    this.log = new EventLog(options.capacity);
+    const batch = options.batch;
+    const connect = batch === false ? options.connect : async () => batchFrames(await options.connect(), { ...batch, onSkip: (s) => this.onSkip(s) });
+    this.client = new StreamClient({ ...options, connect });
+    this.log = new EventLog(options.capacity, options.maxBytes);
     this.client.on((notice) => this.onNotice(notice));
   }
 
@@ -84,6 +95,27 @@ export class StreamSession extends ExternalStore<SessionState> {
     this.client.stop();
   }
 
+  private onSkip({ skipping, skipped }: { skipping: boolean; skipped: number }): void {
+    const before = this.getSnapshot().skipped;
+    if (skipping) this.mark('warn', 'The console cannot keep up with this stream: it skips events until it has caught up (they are not in the log).');
+    else this.mark('warn', `Caught up: ${skipped - before} events were skipped.`);
+    this.setState({ ...this.getSnapshot(), skipping, skipped });
+  }
+
+  private unreadableCount = 0;
+  private unreadableMarkedAt = 0;
+
+  /** The first unreadable frames are logged one by one; a stream of them, once a second with a count. */
+  private unreadable(sentence: string): void {
+    this.unreadableCount++;
+    const now = this.now();
+    if (this.unreadableCount <= 5) this.mark('warn', sentence);
+    else if (now - this.unreadableMarkedAt >= 1000) {
+      this.mark('warn', `${this.unreadableCount} frames the console could not read so far; the latest: ${sentence}`);
+      this.unreadableMarkedAt = now;
+    }
+  }
+
   private mark(level: LogMarkerEntry['level'], text: string, subscription: string | null = null): void {
     this.log.append({ kind: 'marker', level, text, subscription, receivedAt: this.now() });
   }
@@ -104,10 +136,15 @@ export class StreamSession extends ExternalStore<SessionState> {
           record: e.record,
           recordId: recordIdOf(e.record),
           replayed: notice.replayed,
+          bytes: notice.bytes,
+          summarized: e.summarized,
         });
         this.rates.record(e.event, receivedAt);
         return;
       }
+      case 'unreadable':
+        this.unreadable(notice.sentence);
+        return;
       case 'gap':
         this.mark(GAP_LEVEL[notice.marker.verdict], `${notice.marker.subscription}: ${notice.marker.reason}`, notice.marker.subscription);
         return;

@@ -1,3 +1,7 @@
+import type { SocketData } from '../../response/schema/stream-schema.ts';
+
+export type { SocketData };
+
 /**
  * The one socket shape the stream client needs, so it runs over a browser WebSocket, over whatever
  * main offers in Electron, or over a fake in tests. `connect` resolves once the socket is open.
@@ -5,7 +9,8 @@
 export interface StreamSocket {
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  onMessage(listener: (data: string) => void): void;
+  /** Text frames as text; a binary frame only by its size (the boundary reports it). */
+  onMessage(listener: (data: SocketData) => void): void;
   onClose(listener: (code: number, reason: string) => void): void;
 }
 
@@ -33,10 +38,11 @@ export function browserSocketConnector(url: string, make: (url: string) => WebSo
     new Promise<StreamSocket>((resolve, reject) => {
       const ws = make(url);
       let opened = false;
-      const messageListeners: Array<(data: string) => void> = [];
+      const messageListeners: Array<(data: SocketData) => void> = [];
       const closeListeners: Array<(code: number, reason: string) => void> = [];
       ws.addEventListener('message', (event) => {
-        if (typeof event.data === 'string') for (const l of messageListeners) l(event.data);
+        const data: SocketData = typeof event.data === 'string' ? event.data : { binaryBytes: binarySize(event.data) };
+        for (const l of messageListeners) l(data);
       });
       ws.addEventListener('close', (event) => {
         if (!opened) reject(new Error(`Could not open ${url.replace(/token=[^&]*/, 'token=…')} (close code ${event.code}).`));
@@ -52,4 +58,12 @@ export function browserSocketConnector(url: string, make: (url: string) => WebSo
         });
       });
     });
+}
+
+function binarySize(data: unknown): number {
+  if (data instanceof ArrayBuffer) return data.byteLength;
+  // A socket in a worker hands binary frames on by their size.
+  if (typeof data === 'object' && data !== null && 'binaryBytes' in data && typeof data.binaryBytes === 'number') return data.binaryBytes;
+  if (typeof Blob !== 'undefined' && data instanceof Blob) return data.size;
+  return 0;
 }

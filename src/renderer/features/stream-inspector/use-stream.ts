@@ -1,7 +1,8 @@
 /**
- * React bindings of a StreamSession. The log can change thousands of times a second, so its view
- * is re-read at most once per animation frame; the session's own state (connection, subscriptions,
- * settings) changes rarely and is read directly.
+ * React bindings of a StreamSession. The log can change tens of thousands of times a second, so its
+ * view is re-read at most every LOG_REFRESH_MS (drawing the table and scrolling it to the newest row
+ * costs a layout each time: at every animation frame, a flood left the page no time for input); the
+ * session's own state (connection, subscriptions, settings) changes rarely and is read directly.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { EventLog, LogView } from './event-log.ts';
@@ -11,24 +12,22 @@ export function useSessionState(session: StreamSession): SessionState {
   return useSyncExternalStore(session.subscribe, session.getSnapshot, session.getSnapshot);
 }
 
-const nextFrame: (callback: () => void) => number =
-  typeof requestAnimationFrame === 'function' ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16) as unknown as number;
-const cancelFrame: (handle: number) => void = typeof cancelAnimationFrame === 'function' ? (h) => cancelAnimationFrame(h) : (h) => clearTimeout(h);
+export const LOG_REFRESH_MS = 150;
 
 export function useLogView(log: EventLog): LogView {
   const [view, setView] = useState(() => log.view());
   useEffect(() => {
-    let frame: number | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     const off = log.subscribe(() => {
-      frame ??= nextFrame(() => {
-        frame = null;
+      timer ??= setTimeout(() => {
+        timer = null;
         setView(log.view());
-      });
+      }, LOG_REFRESH_MS);
     });
     setView(log.view());
     return () => {
       off();
-      if (frame !== null) cancelFrame(frame);
+      if (timer !== null) clearTimeout(timer);
     };
   }, [log]);
   return view;

@@ -3,6 +3,7 @@
  * needs upload progress and cancel. The browser implementation uses XMLHttpRequest (fetch reports no
  * upload progress); in Electron bridge-upload-transport.ts carries uploads through main.
  */
+import { DEFAULT_ANSWER_LIMIT_BYTES } from '../../transport/transport.ts';
 import type { UploadPart } from './build-upload.ts';
 
 export interface UploadRequest {
@@ -64,7 +65,11 @@ export interface XhrLike {
   readonly status: number;
   readonly statusText: string;
   readonly response: unknown;
+  /** The address the answer came from (differs from the request's after a redirect). */
+  readonly responseURL?: string;
   upload: { onprogress: ((event: ProgressEvent) => void) | null };
+  /** Download progress: how much of the answer has arrived. */
+  onprogress?: ((event: ProgressEvent) => void) | null;
   onload: ((event: ProgressEvent) => void) | null;
   onerror: ((event: ProgressEvent) => void) | null;
   onabort: ((event: ProgressEvent) => void) | null;
@@ -91,8 +96,21 @@ export function createXhrUploadTransport(makeXhr: () => XhrLike = () => new XMLH
           if (name.toLowerCase() !== 'content-type') xhr.setRequestHeader(name, value);
         }
         xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+        // An answer past the limit is not read to the end (issue 22: a 200 MB answer).
+        let tooLarge = false;
+        xhr.onprogress = (event) => {
+          if (event.loaded > DEFAULT_ANSWER_LIMIT_BYTES && !tooLarge) {
+            tooLarge = true;
+            xhr.abort();
+          }
+        };
         xhr.onload = () => {
           done();
+          // XMLHttpRequest follows redirects by itself: an answer from elsewhere is not this server's.
+          if (xhr.responseURL && new URL(xhr.responseURL).origin !== new URL(request.url, 'http://x').origin) {
+            reject(new UploadNetworkError(`The upload was redirected to ${new URL(xhr.responseURL).origin}, which answered; that answer is not shown as ${new URL(request.url, 'http://x').origin}'s.`));
+            return;
+          }
           const body = xhr.response instanceof ArrayBuffer ? xhr.response : new ArrayBuffer(0);
           resolve({ status: xhr.status, statusText: xhr.statusText, body, timeMs: now() - started });
         };
@@ -106,7 +124,7 @@ export function createXhrUploadTransport(makeXhr: () => XhrLike = () => new XMLH
         };
         xhr.onabort = () => {
           done();
-          reject(new UploadCancelledError());
+          reject(tooLarge ? new UploadNetworkError(`The answer is larger than the answer limit (${DEFAULT_ANSWER_LIMIT_BYTES / 1024 / 1024} MiB): the console stopped reading it.`) : new UploadCancelledError());
         };
         signal?.addEventListener('abort', onAbortSignal);
         xhr.send(toFormData(request.parts));

@@ -1,0 +1,14 @@
+/**
+ * Text a server sent, shown so it cannot pass for the console's own words: in quotes, in the
+ * server-words style (monospace, dotted outline), with a tooltip saying where it came from. The
+ * text was cleaned and cut at the boundary (response/server-text.ts); this only shows it.
+ */
+import type { JSX } from 'react';
+
+export function ServerWords(props: { text: string; testId?: string; className?: string }): JSX.Element {
+  return (
+    <span className={`server-words${props.className ? ` ${props.className}` : ''}`} title="Sent by the server, shown as text" data-testid={props.testId}>
+      {props.text}
+    </span>
+  );
+}

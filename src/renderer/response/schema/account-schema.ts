@@ -1,0 +1,66 @@
+/**
+ * The boundary for what the console asks a server on its own behalf: `/healthz` (is it a JQL server,
+ * which version) and `system.User` login / verifyAuthentication (who is signed in). Names and
+ * versions are server words: cleaned and cut (server-text.ts) before the sidebar shows them.
+ */
+import * as v from 'valibot';
+import { count, label, record } from './fields.ts';
+import { lenientList, readPart, type Misfit } from './lenient.ts';
+
+export interface Health {
+  status: string;
+  version: string;
+}
+
+export interface SignedInUser {
+  id?: number;
+  username: string;
+  roles?: string[];
+}
+
+export interface LoginAnswer {
+  token: string;
+  expiresAt: string | null;
+  user: SignedInUser | null;
+}
+
+const healthSchema = record({ status: v.optional(label, 'ok'), version: label });
+
+/** Null when the body is no JQL health answer (a proxy page, another service). */
+export function readHealth(body: unknown): Health | null {
+  const result = v.safeParse(healthSchema, body);
+  return result.success ? { status: result.output.status, version: result.output.version } : null;
+}
+
+const userSchema = v.pipe(
+  record({
+    id: v.optional(v.fallback(count, undefined as never)),
+    username: label,
+    roles: v.optional(lenientList(label, 'roles', 'a role name')),
+  }),
+  v.transform((u): SignedInUser => ({ username: u.username, ...(u.id !== undefined ? { id: u.id } : {}), ...(u.roles ? { roles: u.roles } : {}) })),
+);
+
+/** A user object (verifyAuthentication answers it bare or as `{user}`); null when there is none. */
+export function readUser(payload: unknown): SignedInUser | null {
+  const direct = v.safeParse(userSchema, payload);
+  if (direct.success) return direct.output;
+  if (typeof payload === 'object' && payload !== null && 'user' in payload) {
+    const nested = v.safeParse(userSchema, (payload as { user: unknown }).user);
+    if (nested.success) return nested.output;
+  }
+  return null;
+}
+
+const loginSchema = record({
+  // A token is a credential, not shown: kept as sent, only bounded in length.
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(16 * 1024)),
+  expires_at: v.optional(v.fallback(v.nullable(v.pipe(v.string(), v.maxLength(64))), null), null),
+  user: v.optional(v.unknown()),
+});
+
+/** The login payload; null (with a misfit) when it holds no token. */
+export function readLogin(payload: unknown): { value: LoginAnswer | null; misfits: Misfit[] } {
+  const { value, misfits } = readPart(loginSchema, payload, null, '__payload__', 'an object with a token');
+  return { value: value ? { token: value.token, expiresAt: value.expires_at ?? null, user: readUser(value.user) } : null, misfits };
+}
