@@ -233,6 +233,11 @@ export async function streamsBench(scratch: string, options: StreamsOptions): Pr
       console.log(`  streams: ${SERVER_LABEL[name]}, ${options.subscribers} subscribers at ${rate} events/s`);
       return latencyPhase(child.url, child.process.pid as number, options.subscribers, rate, options.seconds, options.threads);
     };
+    // A short run each first: the JIT and the clients' threads warm up before anything is counted.
+    for (const name of ['jql', 'bare'] as const) {
+      const child = name === 'jql' ? jql : bare;
+      await latencyPhase(child.url, child.process.pid as number, options.subscribers, options.rate, 1, options.threads);
+    }
     // The two servers take turns at each rate, so that both see the same machine.
     const heavy: Record<ServerName, LatencyResult[]> = { jql: [], bare: [] };
     for (let round = 0; round < options.rounds; round++) {
@@ -278,7 +283,7 @@ export async function streamsBench(scratch: string, options: StreamsOptions): Pr
       for (const file of readdirSync(profileDir)) profileText += `\nCPU profile of the JQL server over the whole streams run:\n\n\`\`\`\n${summarize(join(profileDir, file), 30)}\n\`\`\`\n`;
     }
     const body = [
-      `Phase 1: ${options.subscribers} WebSocket subscribers to \`live.Tick\` created events; ${options.rate} creates a second for ${options.seconds} s from one client (POST /jql), then a tenth of that. The same clients against the JQL server and against the floor of this stack: a bare node http + \`ws\` server that frames each event once (\`Sender.frame\`) and writes that buffer to every socket, with no database, permissions or views (bench/servers/bare-broadcast.ts). At the saturating rate the two take turns for ${options.rounds} rounds. The subscribers are spread over ${options.threads} worker threads of the benchmark's process (the publisher is its main thread), so the server and the clients share the machine's 2 cores. Latency: from just before the create request is sent to the event's arrival at a subscriber (one clock); it includes any queueing on the client side. "Server CPU busy" is the server process's CPU time over the phase's wall time (100% = one core); "CPU µs/delivery" is that CPU time divided by the events delivered (for the JQL server it includes handling the creates). Each socket checks its sequence numbers: "lost" counts events a socket never got in order, "duplicated" any at or below the last it got.`,
+      `Phase 1: ${options.subscribers} WebSocket subscribers to \`live.Tick\` created events; ${options.rate} creates a second for ${options.seconds} s from one client (POST /jql), then a tenth of that. The same clients against the JQL server and against the floor of this stack: a bare node http + \`ws\` server that frames each event once (\`Sender.frame\`) and writes that buffer to every socket, with no database, permissions or views (bench/servers/bare-broadcast.ts). After a 1 s warm-up of each, at the saturating rate the two take turns for ${options.rounds} rounds. The subscribers are spread over ${options.threads} worker threads of the benchmark's process (the publisher is its main thread), so the server and the clients share the machine's 2 cores. Latency: from just before the create request is sent to the event's arrival at a subscriber (one clock); it includes any queueing on the client side. "Server CPU busy" is the server process's CPU time over the phase's wall time (100% = one core); "CPU µs/delivery" is that CPU time divided by the events delivered (for the JQL server it includes handling the creates). Each socket checks its sequence numbers: "lost" counts events a socket never got in order, "duplicated" any at or below the last it got.`,
       '',
       table(['server', 'events (rate)', 'round', 'deliveries expected', 'delivered', 'lost', 'duplicated', 'closed as too slow (4008)', 'server CPU busy', 'CPU µs/delivery', 'p50 ms', 'p99 ms', 'max ms'], rows),
       '',

@@ -111,9 +111,11 @@ export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMe
   const answer = (record: JsonObject): ProcessorOutput => ({ payload: record, intent: 'retrieve', extras: {} });
   const output = answer(one.read(ctx, one.statement(entryValues(meta))));
   if (one.plannable) {
+    // The plan keeps the compiled statement, not this request's reach (and so its caller).
+    const { statement, read } = one;
     output.plan = planOf(ctx, one.reach, (c, values) => {
-      const statement = one.statement(values, true);
-      return () => answer(one.read(c, statement));
+      const bound = statement(values, true);
+      return () => answer(read(c, bound));
     });
   }
   return output;
