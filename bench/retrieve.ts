@@ -77,34 +77,37 @@ async function measure(child: Child, target: Target, scenario: ScenarioName, dat
 }
 
 /**
- * Why `one` stays under 80%: what profiling showed (2026-11-22), kept with the figures. Measure it
- * again with `--profile` (V8) or `perf record -g` on the server under the fixed load.
+ * Where the time of `one` goes: what profiling showed (2026-11-25), kept with the figures. Measure it
+ * again with `--profile` (V8) or with the layers below, each a loop of in-process requests.
  */
 const WHERE_THE_TIME_GOES = `### Where the time goes (\`one\`)
 
-A record by id costs the SQLite step about 2.5 µs in either server; the rest is per-request work. At
-the same fixed load (15,000 requests/s, \`perf record -g\` with \`--perf-basic-prof\`, and variants of
-the route mounted on a bare fastify to separate the layers):
+Since issue 14, a read whose shape was answered before runs its cached plan (src/server/query/plan-cache.ts):
+no parsing of \`__meta__\`, no resolving of paths, no compiling; the caller's grants on every model the
+query touches are worked out again and compared, and the request's values are bound through the same
+checks the compiler uses. In process, \`runRequest\` for a read by id went from 5.5 to about 3.7-4.1 µs
+of CPU, of which the SQLite step is about 2 µs; what is left of the pipeline is the shape's key and its
+lookup (about 0.5 µs) and the envelope.
 
-| server or variant | CPU µs/request |
+The rest of the gap to the hand-written endpoint is outside the query pipeline. CPU µs per request,
+in process (\`app.inject\`, which adds its own ~25 µs to every variant), medians of 5 rounds
+(2026-11-25, load average 5):
+
+| variant | CPU µs/request |
 | --- | --- |
-| hand-written GET /items/:id | ~15-16 |
-| bare fastify POST, JSON body, same SQL, JQL-shaped envelope built by hand | ~17 |
-| bare fastify POST calling the JQL server's \`runRequest\` | ~20 |
-| the JQL server's own route, without its plugins | ~20 |
-| the JQL server (cookie, websocket and logger hooks) | ~21-22 |
+| hand-written POST /items/one (fastify, same SQL) | 32.0 |
+| bare fastify POST calling the JQL server's \`runRequest\` (no plugin, no hook) | 39.6 |
+| the JQL server's app (cookie, host guard, local-admin cookie, WebSocket and rate-limit plugins) | 41.4 |
+| \`runRequest\` alone, without HTTP | 4.9 |
 
-So about 2 µs is the price of POST + JSON + the envelope (which any JQL endpoint pays), about 3 µs
-is the JQL pipeline itself (parse and check \`__meta__\`, normalize keys, permissions, selection,
-compile, serialize, five async layers including the stream hub's gate), and about 1 µs the global
-hooks. Already removed (src/server): per-request regex key normalization and \`defineProperty\`, the
-statement cache's reordering on every hit, a closure per SQL statement, two microtask hops through an
-idle gate, \`identify()\` for requests with no credential, re-resolving field paths, re-building the
-full selection and its column list, lookup lists rebuilt per filter entry, the multipart plugin's
-async hooks on every POST, a child logger per request, copying rows that already are records, and
-building, flattening and hashing a new SQL string for every read by id. What is left is spread thin
-(no function over 3% of the samples): the next step would be a plan cache keyed by query shape that
-skips parsing and compiling altogether.`;
+So about 2 µs is the plugins and hooks every request passes (the Host guard against DNS rebinding,
+the cookie parser, the local admin's cookie check, the WebSocket upgrade check), and about 5 µs the
+JQL route itself beyond the hand-written one: the body parser's depth scan, a larger JSON envelope
+to build and serialize, and the promise layers between the route and the statement. The next steps
+would be a synchronous path from the route to a cached plan for anonymous reads, hooks that return
+at once for requests they do not concern (registered on the routes that need them rather than
+globally), and a shape key that needs no new string per request (a tree of maps over the parsed
+keys, which V8 interns).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');
