@@ -16,7 +16,7 @@ const MiB = 2 ** 20;
 
 const UPLOAD_WORKSPACE = {
   name: 'uploads',
-  limits: { maxFileBytes: 2 * 1024 * MiB },
+  limits: { maxFileBytes: 2 * 1024 * MiB, maxUploadBytes: 2 * 1024 * MiB + MiB },
   apps: {
     box: {
       models: {

@@ -8,9 +8,13 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { ServerState } from './context.ts';
+import type { JsonValue } from '../shared/protocol.ts';
+import type { Credentials } from './auth/identify.ts';
+import { planUpload } from './dispatch/plan-upload.ts';
 import { runRequest, type RunJql } from './dispatch/run-request.ts';
 import { JqlFailure, jqlError } from './errors.ts';
 import { sendFailure } from './http/error-reply.ts';
+import { letClientFinishSending } from './http/refused-body.ts';
 import { fileRoute, loggableUrl } from './http/files-route.ts';
 import { jqlPostRoute } from './http/jql-post.ts';
 import { jqlPutRoute } from './http/jql-put.ts';
@@ -80,6 +84,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {
     const failure = error instanceof JqlFailure ? error : toFailure(error);
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    // A body refused unread (over maxBodyBytes, wrong type): the client must still read this answer.
+    letClientFinishSending(request, reply);
     return sendFailure(reply, failure);
   });
   app.setNotFoundHandler((request, reply) =>
@@ -100,7 +106,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     scope.get('/healthz', async () => ({ status: 'ok', version: state.version }));
   }, { prefix });
   await app.register(jqlPostRoute, { prefix, run, rateLimit: limit });
-  await app.register(jqlPutRoute, { prefix, run, rateLimit: limit, fileStore: state.fileStore, controllers: state.controllers, limits: state.ws.limits });
+  const plan = (body: JsonValue, credentials: Credentials) => planUpload(state, body, credentials);
+  await app.register(jqlPutRoute, { prefix, run, plan, rateLimit: limit, fileStore: state.fileStore, limits: state.ws.limits });
   await app.register(fileRoute, { prefix, state });
   await registerWebSockets(app);
   await app.register(streamRoute, { prefix, state, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });

@@ -20,8 +20,8 @@ export type Scopes = Array<Record<string, JsonValue>> | null;
 export interface AccessControl {
   /** Throws `unauthenticated`/`forbidden`, or returns the row scopes that apply. */
   check(permissions: Permissions | null, intent: string, user: AuthUser | null, what: string): Scopes;
-  /** A controller's static `permissions` map, keyed by the intent as sent (PROTOCOL.md 5). */
-  checkController(permissions: Record<string, string[]> | undefined, intent: string, user: AuthUser | null, what: string): void;
+  /** A controller's `permissions`, keyed by canonical intent (`ControllerDef.permissions`, PROTOCOL.md 5). */
+  checkController(permissions: Readonly<Record<string, string[]>>, intent: string, user: AuthUser | null, what: string): void;
   /** The same rules as `check`, answering instead of throwing (nested reads). */
   allows(permissions: Permissions | null, intent: string, user: AuthUser | null): { allowed: boolean; scopes: Scopes };
 }
@@ -33,6 +33,14 @@ export interface FileResolver {
   signedUrl(id: string): string;
   /** Writes the metadata row of an uploaded file in the request's transaction (idempotent). */
   attach(ctx: RequestContext, file: UploadedFile): void;
+  /** The file ids a row of `table` holds in its file columns (of removed fields too, by default). */
+  heldBy(sql: SqlSession, table: string, id: number, columns?: readonly string[]): string[];
+  /**
+   * Called once a record no longer names these files (deleted, or its file replaced or cleared): in
+   * the request's transaction, drops the rows no record names any more; once it commits, the blobs
+   * no row names (files/file-references.ts).
+   */
+  release(ctx: RequestContext, ids: readonly string[]): void;
 }
 
 /** Mutations report here; the streams layer appends them to the event log in the same transaction. */
@@ -73,6 +81,25 @@ export interface ControllerClassLike {
   new (): object;
   permissions?: Record<string, string[]>;
   files?: Record<string, string[]>;
+  readOnly?: string[];
+}
+
+/**
+ * A controller class with its static maps read once, at start, under canonical intent keys
+ * (`shared/intent-key.ts`): the handler, the roles, the file parts and the read-only flag of an
+ * intent are all found by the same key, whatever spelling the class or the request used.
+ */
+export interface ControllerDef {
+  namespace: string;
+  Class: ControllerClassLike;
+  /** Canonical intent -> the name of the method that handles it. */
+  handlers: ReadonlyMap<string, string>;
+  /** Canonical intent -> roles; an intent not listed allows `authenticated`. */
+  permissions: Readonly<Record<string, string[]>>;
+  /** Canonical intent -> part names (`'*'`: any); null when the class declares no `files` (every part). */
+  files: ReadonlyMap<string, readonly string[]> | null;
+  /** Canonical intents the class declares as changing nothing. */
+  readOnly: ReadonlySet<string>;
 }
 
 export interface ServerState {
@@ -89,7 +116,7 @@ export interface ServerState {
   mutations: MutationSink;
   hooks: HookRunner;
   identity: IdentityService;
-  controllers: Map<string, ControllerClassLike>;
+  controllers: Map<string, ControllerDef>;
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
   dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
   cache: AnswerCacheLike;

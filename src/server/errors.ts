@@ -36,3 +36,45 @@ export const invalidRequest = (message: string, path?: ErrorPath): never => fail
 export function statusOf(errors: JqlError[]): number {
   return ERROR_STATUS[errors[0]?.code ?? 'internal_error'];
 }
+
+/** Codes about one part of a request's content: an answer lists every one of them, not only the first. */
+const LISTED_CODES = new Set<ErrorCode>(['invalid_request', 'unknown_field', 'invalid_lookup', 'validation_error']);
+
+/**
+ * Collects the content errors of a request's parts (each filter entry, selected field, ordering path,
+ * value), so one answer names every misspelled field and every bad value with its path (PROTOCOL.md
+ * 3.2). Anything else (a permission refusal, a missing record, a crash) still stops at once.
+ */
+export class ErrorList {
+  private readonly errors: JqlError[] = [];
+
+  /** Runs one check; its content errors are kept and `undefined` returned, any other failure propagates. */
+  check<T>(step: () => T): T | undefined {
+    try {
+      return step();
+    } catch (error) {
+      if (!(error instanceof JqlFailure) || !error.errors.every((e) => LISTED_CODES.has(e.code))) throw error;
+      this.errors.push(...error.errors);
+      return undefined;
+    }
+  }
+
+  get empty(): boolean {
+    return this.errors.length === 0;
+  }
+
+  /** Throws every kept error at once; the 400s (names the server does not know) before the 422s (values). */
+  throwIfAny(): void {
+    if (this.errors.length === 0) return;
+    const byStatus = [...this.errors].sort((a, b) => ERROR_STATUS[a.code] - ERROR_STATUS[b.code]);
+    throw new JqlFailure(byStatus);
+  }
+}
+
+/** Runs every check and throws all their content errors together; returns their results otherwise. */
+export function checkAll<T extends unknown[]>(...steps: { [K in keyof T]: () => T[K] }): T {
+  const list = new ErrorList();
+  const results = steps.map((step) => list.check(step));
+  list.throwIfAny();
+  return results as T;
+}

@@ -17,9 +17,11 @@ import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
 import { demoWorkspacePath } from './demo/seed.ts';
 import { dispatchInner } from './dispatch/dispatch-inner.ts';
+import { FileReferences, pruneFileRows, readFileColumns } from './files/file-references.ts';
 import { FileStore } from './files/file-store.ts';
 import { createFileResolver, ensureFileTables } from './files/file-table.ts';
 import { createUrlSigner } from './files/signed-url.ts';
+import { defineController } from './modules/controller-def.ts';
 import { loadControllers, loadHooks } from './modules/load-modules.ts';
 import { ensureNosqlTables } from './processors/nosql/index.ts';
 import { ensureSearchIndexes } from './search/fts.ts';
@@ -61,7 +63,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
   mkdirSync(options.dataDir, { recursive: true });
   const db = new Database(join(options.dataDir, 'jql.sqlite'));
   try {
-    db.setup((connection) => {
+    const fileReferences = db.setup((connection) => {
       migrate(connection, ws);
       ensureSearchIndexes(connection, ws);
       ensureAuthTables(connection);
@@ -69,6 +71,10 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       ensureFileTables(connection);
       setupEventTables(connection, ws);
       installChangeCapture(connection, ws);
+      // The file rows no record names go before the store's sweep removes their blobs.
+      const references = new FileReferences(readFileColumns(connection, ws));
+      pruneFileRows(connection, references);
+      return references;
     });
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
@@ -84,7 +90,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       basePath,
       version: VERSION,
       access: createAccessControl(),
-      files: createFileResolver(createUrlSigner(secret, basePath)),
+      files: createFileResolver(createUrlSigner(secret, basePath), fileReferences),
       fileStore,
       mutations,
       hooks: await loadHooks(ws),
@@ -98,7 +104,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       ['system.Schema', schemaController(state)],
       ['system.User', userController(state)],
     ];
-    for (const [key, controller] of [...builtins, ...(await loadControllers(ws))]) state.controllers.set(key, controller);
+    for (const [key, controller] of [...builtins, ...(await loadControllers(ws))]) state.controllers.set(key, defineController(key, controller));
     if (demo) await applyDemoSeed(db, ws);
     if (env.JQL_ADMIN) {
       const { username, password } = parseAdminSpec(env.JQL_ADMIN);

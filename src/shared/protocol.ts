@@ -160,6 +160,12 @@ export interface WorkspaceLimits {
   maxLimit: number;
   maxFileBytes: number;
   maxBodyBytes: number;
+  /** Bounds of one request (PROTOCOL.md 3.2, 9.1); optional because older servers do not describe them. */
+  maxQueriesPerRequest?: number;
+  maxValueBytes?: number;
+  maxAnswerBytes?: number;
+  maxNested?: number;
+  maxUploadBytes?: number;
 }
 
 export interface DescribeApp {

@@ -8,6 +8,7 @@
  * query holds one `if/then` per namespace, keyed on `__meta__.namespace` (+ `schema`), whose `then`
  * lists that namespace's keys. Monaco's JSON service follows if/then for completions as well.
  */
+import { snakeIntentOf } from '../../shared/intent-key.ts';
 import type { DescribeResult } from '../../shared/protocol.ts';
 import { findModel, listNamespaces, type NamespaceInfo } from './describe-index.ts';
 import type { JsonSchema } from './json-schema-type.ts';
@@ -82,10 +83,8 @@ function genericMeta(namespaces: NamespaceInfo[]): JsonSchema {
   return { type: 'object', required: ['namespace', 'intent'], properties, additionalProperties: false };
 }
 
-const snakeIntent = (i: string) => i.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-
 function intentSchema(intents: string[]): JsonSchema {
-  const snake = intents.map(snakeIntent).filter((s) => !intents.includes(s));
+  const snake = intents.map(snakeIntentOf).filter((s) => !intents.includes(s));
   return {
     anyOf: [
       { enum: intents, enumDescriptions: intents.map((i) => MODEL_INTENT_HELP[i] ?? '') },

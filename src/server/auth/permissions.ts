@@ -15,11 +15,12 @@ export const AUTHENTICATED = 'authenticated';
 /** Placeholders a scope value may hold, replaced by the caller's own values. */
 export const USER_PLACEHOLDERS = ['$user.id', '$user.username'] as const;
 
-// Reads share the `retrieve` grant: a count or a single record reveals what a list would.
-const READ_INTENTS = new Set(['retrieve', 'retrieveOne', 'retrieve_one', 'count']);
+// Reads share the `retrieve` grant: a count or a single record reveals what a list would. Intents
+// arrive here as canonical keys (shared/intent-key.ts), never in another spelling.
+const READ_INTENTS = new Set(['retrieve', 'retrieveOne', 'count']);
 const DEFAULT_ROLES = [AUTHENTICATED];
 
-function rolesFor(map: Record<string, string[]> | undefined, intent: string): string[] | undefined {
+function rolesFor(map: Readonly<Record<string, string[]>> | undefined, intent: string): string[] | undefined {
   // hasOwn: an intent named `constructor` must not find Object.prototype's.
   if (!map || !Object.hasOwn(map, intent)) return undefined;
   const roles = map[intent];
@@ -83,13 +84,13 @@ export function authorize(
   return scopes.length > 0 ? { allowed: true, scopes } : deny(user);
 }
 
-/** Controller intents: the class's static `permissions` map, keyed by the intent as sent on the wire. */
+/** Controller intents: the class's `permissions` re-keyed by canonical intent (modules/controller-def.ts). */
 export function authorizeController(
-  permissionsMap: Record<string, string[]> | undefined,
-  intentAsSent: string,
+  permissionsMap: Readonly<Record<string, string[]>> | undefined,
+  intent: string,
   user: AuthUser | null,
 ): { allowed: true } | Denied {
   if (isAdmin(user)) return { allowed: true };
-  const roles = rolesFor(permissionsMap, intentAsSent) ?? DEFAULT_ROLES;
+  const roles = rolesFor(permissionsMap, intent) ?? DEFAULT_ROLES;
   return roles.some((role) => grants(role, user)) ? { allowed: true } : deny(user);
 }

@@ -9,6 +9,15 @@ import type { StatementCache } from './statements.ts';
 export type SqlParam = string | number | bigint | null | Buffer;
 export type Row = Record<string, unknown>;
 
+/**
+ * Counts the rows a request reads as they come (query/answer-budget.ts); throws to stop the read.
+ * A metered session reads row by row instead of all at once, so it never holds more than one row past
+ * the bound.
+ */
+export interface RowMeter {
+  charge(row: Row): void;
+}
+
 /** What runs statements: a request's session, or the server's own bookkeeping on the same connection. */
 export interface SqlRunner {
   all(sql: string, params?: SqlParam[]): Row[];
@@ -34,9 +43,12 @@ export class SqlSession implements SqlRunner {
   /** Filled only when the request asked for `query_info_level=2`. */
   readonly traces: SqlTrace[] | null;
 
-  constructor(cache: StatementCache, trace: boolean) {
+  private readonly meter: RowMeter | null;
+
+  constructor(cache: StatementCache, trace: boolean, meter: RowMeter | null = null) {
     this.statements = cache;
     this.traces = trace ? [] : null;
+    this.meter = meter;
   }
 
   /** The server's own statements on this session's connection (event log, file rows): not counted. */
@@ -48,14 +60,27 @@ export class SqlSession implements SqlRunner {
   // statement is measurable there.
   all(sql: string, params: SqlParam[] = []): Row[] {
     this.queries += 1;
+    if (this.meter) return this.traces ? this.traced(sql, params, (statement) => this.metered(statement, params)) : this.metered(this.statements.get(sql), params);
     if (!this.traces) return this.statements.get(sql).all(...params) as Row[];
     return this.traced(sql, params, (statement) => statement.all(...params) as Row[]);
   }
 
   get(sql: string, params: SqlParam[] = []): Row | undefined {
     this.queries += 1;
-    if (!this.traces) return this.statements.get(sql).get(...params) as Row | undefined;
-    return this.traced(sql, params, (statement) => statement.get(...params) as Row | undefined);
+    const row = this.traces ? this.traced(sql, params, (statement) => statement.get(...params) as Row | undefined) : (this.statements.get(sql).get(...params) as Row | undefined);
+    if (row && this.meter) this.meter.charge(row);
+    return row;
+  }
+
+  /** Reads row by row, counting each before the next is read; a refusal ends the statement. */
+  private metered(statement: Statement, params: SqlParam[]): Row[] {
+    const meter = this.meter as RowMeter;
+    const rows: Row[] = [];
+    for (const row of statement.iterate(...params) as IterableIterator<Row>) {
+      meter.charge(row);
+      rows.push(row);
+    }
+    return rows;
   }
 
   run(sql: string, params: SqlParam[] = []): { changes: number; lastInsertRowid: number | bigint } {

@@ -5,7 +5,7 @@
 import type { JsonValue, SubqueryResult } from '../../shared/protocol.ts';
 import type { RequestContext } from '../context.ts';
 import type { SqlSession } from '../db/sql-session.ts';
-import { invalidRequest } from '../errors.ts';
+import { invalidRequest, JqlFailure, jqlError } from '../errors.ts';
 import type { Outcome } from '../query/envelope.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
 import { runSingle, type RunOptions } from './run-single.ts';
@@ -15,8 +15,18 @@ export interface RootMeta {
   atomic: boolean;
 }
 
-/** Checks `__root_meta__` and that there is at least one subquery; a bad body is a 400 for the whole request. */
-export function readRootMeta(document: Record<string, JsonValue>): RootMeta {
+export const ROOT_META = '__root_meta__';
+
+/** Names beginning with `__` are the envelope's and the server's (`__payload__`, `__proto__`). */
+export function isReservedName(name: string): boolean {
+  return name.startsWith('__');
+}
+
+/**
+ * Checks `__root_meta__`, the subquery names and their number (PROTOCOL.md 3.2, 7) before anything
+ * runs: a bad body is a 400 for the whole request, and no subquery of it has run.
+ */
+export function readRootMeta(document: Record<string, JsonValue>, maxQueries: number): RootMeta {
   const root: RootMeta = { atomic: false };
   const raw = document.__root_meta__;
   if (raw !== undefined) {
@@ -34,7 +44,15 @@ export function readRootMeta(document: Record<string, JsonValue>): RootMeta {
       }
     }
   }
-  if (!Object.keys(document).some((key) => key !== '__root_meta__')) invalidRequest('A multi-query needs at least one named subquery');
+  const names = Object.keys(document).filter((key) => key !== ROOT_META);
+  if (names.length === 0) invalidRequest('A multi-query needs at least one named subquery');
+  if (names.length > maxQueries) invalidRequest(`A multi-query holds at most ${maxQueries} subqueries (limits.maxQueriesPerRequest); this one has ${names.length}`);
+  const reserved = names.filter(isReservedName);
+  if (reserved.length > 0) {
+    throw new JqlFailure(
+      reserved.map((name) => jqlError('invalid_request', `Subquery name "${name}" is reserved: names beginning with "__" belong to the server`, { path: [name] })),
+    );
+  }
   return root;
 }
 
@@ -47,7 +65,7 @@ export async function runMulti(
 ): Promise<{ outcome: Outcome; sessions: SqlSession[] }> {
   const sessions: SqlSession[] = [];
   const results: Record<string, SubqueryResult> = {};
-  const names = Object.keys(document).filter((key) => key !== '__root_meta__');
+  const names = Object.keys(document).filter((key) => key !== ROOT_META);
   const runAll = async (): Promise<boolean> => {
     let failed = false;
     for (const name of names) {

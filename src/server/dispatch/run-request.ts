@@ -9,14 +9,16 @@ import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
-import { JqlFailure, statusOf } from '../errors.ts';
+import { statusOf } from '../errors.ts';
+import { AnswerBudget } from '../query/answer-budget.ts';
 import { render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
-import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { isPlainObject } from '../query/normalize.ts';
 import { plansOf } from '../query/plan-cache.ts';
 import { shapeOf } from '../query/plan-shape.ts';
 import { mayWrite } from './processors.ts';
-import { readRootMeta, runMulti, type RootMeta } from './run-multi.ts';
+import { identifyCaller, readRequestShape } from './request-caller.ts';
+import { runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
 
 export interface RequestInput {
@@ -43,11 +45,13 @@ export interface RequestAnswer {
 export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
   const started = performance.now();
   const sessions: SqlSession[] = [];
+  // One budget for the whole answer, whatever number of subqueries share it (PROTOCOL.md 3.2).
+  const budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
   // Statements and their parameters are the admin's in production (PROTOCOL.md 8): until the caller is
   // known to be one, level 2 is answered as level 1, and nothing is traced.
   let infoLevel = diagnosticsLevel(state, input.infoLevel, null);
   const sessionOn = (statements: StatementCache) => (): SqlSession => {
-    const session = new SqlSession(statements, infoLevel === 2);
+    const session = new SqlSession(statements, infoLevel === 2, budget);
     sessions.push(session);
     return session;
   };
@@ -57,18 +61,9 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
   let outcome: Outcome;
   let status = 200;
   try {
-    const body = input.body;
-    if (!isPlainObject(body)) throw invalidBody();
-    const single = Object.hasOwn(body, '__meta__');
-    const root = single ? null : readRootMeta(body);
-    const authClass = single ? authClassOf(body.__meta__) : root?.authenticationClass;
-    // A request that presents no credential is anonymous: no need to go through identify().
-    const presented = Boolean(input.credentials.authorization || input.credentials.cookie || input.credentials.localAdmin);
-    const identity: Awaited<ReturnType<ServerState['identity']['identify']>> = presented
-      ? await state.identity.identify(input.credentials, authClass)
-      : { user: null, credential: {} };
-    // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
-    if (identity.error && single && isLogin(body.__meta__)) identity.error = undefined;
+    const shape = readRequestShape(state, input.body);
+    const { body, single, root, authClass } = shape;
+    const identity = await identifyCaller(state, shape, input.credentials);
     infoLevel = diagnosticsLevel(state, input.infoLevel, identity.error ? null : identity.user);
     const base: Omit<RequestContext, 'sql'> = {
       state,
@@ -84,11 +79,11 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     // A request that may write runs through the write gate in one transaction; any other reads
     // committed data through the read connection, whatever another request's transaction holds.
     // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
-    const shape = single ? shapeOf(body) : null;
-    const writing = shape !== null && plansOf(state).knows(shape) ? false : writes(body, root);
+    const planShape = single ? shapeOf(body) : null;
+    const writing = planShape !== null && plansOf(state).knows(planShape) ? false : writes(body, root);
     const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
     if (single || !root) {
-      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log, shape }));
+      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log, shape: planShape }));
       outcome = run.outcome;
       onlyData = run.meta?.onlyData ?? false;
       if (outcome.errors) status = statusOf(outcome.errors);
@@ -129,22 +124,6 @@ function queryMayWrite(query: JsonValue | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-function invalidBody(): JqlFailure {
-  return new JqlFailure([{ code: 'invalid_request', message: 'The body must be a JSON object: a query with __meta__, or named subqueries' }]);
-}
-
-function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
-  if (!isPlainObject(meta)) return undefined;
-  for (const [key, value] of Object.entries(meta)) {
-    if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
-  }
-  return undefined;
-}
-
-function isLogin(meta: JsonValue | undefined): boolean {
-  return isPlainObject(meta) && meta.namespace === 'system.User' && meta.intent === 'login';
 }
 
 function systemInfo(sessions: SqlSession[], started: number, level: 1 | 2): SystemInfo {

@@ -45,8 +45,12 @@ export class FileStore {
     return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
   }
 
-  /** Streams `source` to a new temp file, hashing it on the way; never holds the whole file. */
-  async stage(source: Readable): Promise<StagedBytes> {
+  /**
+   * Streams `source` to a new temp file, hashing it on the way; never holds the whole file. Past
+   * `maxBytes` nothing more is written, but the source is read to its end (a multipart parser waits
+   * for each part to be consumed) and `size` keeps counting, so the caller sees `size > maxBytes`.
+   */
+  async stage(source: Readable, maxBytes = Infinity): Promise<StagedBytes> {
     mkdirSync(this.tmpDir, { recursive: true });
     const tempPath = join(this.tmpDir, `${randomBytes(12).toString('hex')}.part`);
     const hash = createHash('sha256');
@@ -57,8 +61,9 @@ export class FileStore {
         source,
         async function* (chunks: AsyncIterable<Buffer>) {
           for await (const chunk of chunks) {
-            hash.update(chunk);
             size += chunk.length;
+            if (size > maxBytes) continue;
+            hash.update(chunk);
             yield chunk;
           }
         },
@@ -110,6 +115,15 @@ export class FileStore {
       return;
     }
     this.pending.delete(sha256);
+    if (!this.referenced(sha256)) removeQuietly(this.blobPath(sha256));
+  }
+
+  /**
+   * After a commit that dropped file rows: removes the blob when no row names it any more and no
+   * running request holds it (that request's `release` checks again when it ends).
+   */
+  collect(sha256: string): void {
+    if (this.pending.has(sha256)) return;
     if (!this.referenced(sha256)) removeQuietly(this.blobPath(sha256));
   }
 

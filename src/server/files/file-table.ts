@@ -6,6 +6,7 @@ import type { FileValue } from '../../shared/protocol.ts';
 import type { FileResolver } from '../context.ts';
 import type { Sqlite } from '../db/database.ts';
 import type { SqlRunner } from '../db/sql-session.ts';
+import type { FileReferences } from './file-references.ts';
 import { cleanFileName } from './file-name.ts';
 import type { UrlSigner } from './signed-url.ts';
 
@@ -35,8 +36,16 @@ export function findFileRow(sql: SqlRunner, id: string): FileRow | undefined {
 
 const SELECT_FILES = 'SELECT id, sha256, size, content_type, name FROM jql_files WHERE id IN (SELECT value FROM json_each(?))';
 
-export function createFileResolver(url: UrlSigner): FileResolver {
+export function createFileResolver(url: UrlSigner, references: FileReferences): FileResolver {
   return {
+    heldBy(sql, table, id, columns) {
+      return references.idsOf(sql.untracked, table, id, columns);
+    },
+    release(ctx, ids) {
+      if (ids.length === 0) return;
+      const hashes = references.dropUnreferenced(ctx.sql.untracked, ids);
+      if (hashes.length > 0) ctx.state.db.afterCommit(() => hashes.forEach((sha256) => ctx.state.fileStore.collect(sha256)));
+    },
     attach(ctx, file) {
       // Idempotent, and inside the caller's transaction: a rolled-back record takes its row with it.
       ctx.sql.untracked.run('INSERT OR IGNORE INTO jql_files (id, sha256, size, content_type, name, created_at) VALUES (?, ?, ?, ?, ?, ?)', [

@@ -1,9 +1,12 @@
 /**
- * Reads the parts of a `PUT /jql` request (PROTOCOL.md 9.1): the `query` part (a text field or a
- * file holding the JSON query) and the file parts, each streamed to a temp file of the store while
- * its SHA-256 is computed. On any failure the rest of the body is drained, every temp file is removed
- * and the failure is thrown, so a refused upload leaves nothing on disk. Only what the client sent is
- * a 4xx; the server's own trouble (a full disk) is thrown as it is, to be logged and answered as an
+ * Reads the parts of a `PUT /jql` request (PROTOCOL.md 9.1) in the order the contract sets: the
+ * `query` part first (a text field or a file holding the JSON query), handed to `plan` to be parsed
+ * and authorized before anything else is read; then the file parts, each refused before a byte of it
+ * is written unless the plan says a query uses it, and otherwise streamed to a temp file of the store
+ * while its SHA-256 is computed. The parts together are bounded by `maxUploadBytes`. On any failure
+ * the rest of the body is drained (so the client can read the answer), every temp file is removed
+ * and the failure is thrown: a refused upload leaves nothing on disk. Only what the client sent is a
+ * 4xx; the server's own trouble (a full disk) is thrown as it is, to be logged and answered as an
  * internal error that shows neither the file system's message nor the data directory's paths.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +17,7 @@ import type { FileStore, StagedBytes } from './file-store.ts';
 import { cleanFileName } from './file-name.ts';
 
 export const QUERY_PART = 'query';
+const INVALID_JSON_FIELD = 'FST_INVALID_JSON_FIELD_ERROR';
 
 export interface StagedPart {
   /** The part's name in the form. */
@@ -25,21 +29,32 @@ export interface StagedPart {
   bytes: StagedBytes;
 }
 
-export interface Intake {
-  query: string;
+export interface Intake<P> {
+  plan: P;
   files: StagedPart[];
 }
 
 export interface IntakeLimits {
   maxFileBytes: number;
   maxBodyBytes: number;
+  maxUploadBytes: number;
 }
 
-export async function receiveParts(parts: AsyncIterable<Multipart>, store: FileStore, limits: IntakeLimits): Promise<Intake> {
+/** What the query part decides about the parts after it; throws to refuse the request. */
+export type PlanQuery<P extends { accepts(part: string): boolean }> = (query: string) => Promise<P>;
+
+export async function receiveParts<P extends { accepts(part: string): boolean }>(
+  parts: AsyncIterable<Multipart>,
+  store: FileStore,
+  limits: IntakeLimits,
+  planQuery: PlanQuery<P>,
+): Promise<Intake<P>> {
   const files: StagedPart[] = [];
   const seen = new Set<string>();
-  let query: string | undefined;
+  let plan: P | undefined;
   let failure: JqlFailure | Error | null = null;
+  // Bytes of the parts read so far, against limits.maxUploadBytes.
+  let received = 0;
   try {
     for await (const part of parts) {
       if (failure) {
@@ -47,29 +62,49 @@ export async function receiveParts(parts: AsyncIterable<Multipart>, store: FileS
         continue;
       }
       try {
+        if (plan === undefined && part.fieldname !== QUERY_PART) {
+          throw refuse('invalid_request', `The "${QUERY_PART}" part comes first: the server reads and authorizes the query before any file part ("${part.fieldname}" came before it)`);
+        }
         if (seen.has(part.fieldname)) throw refuse('invalid_request', `The form has two parts named "${part.fieldname}"; name each part differently`);
         seen.add(part.fieldname);
-        if (part.fieldname === QUERY_PART) query = await readQuery(part, limits.maxBodyBytes);
-        else if (part.type === 'file') files.push(await stagePart(part, store, limits.maxFileBytes));
-        else throw refuse('validation_error', `Part "${part.fieldname}" is a text field: send files as file parts (with a file name)`, part.fieldname);
+        if (part.fieldname === QUERY_PART) {
+          const query = await readQuery(part, limits.maxBodyBytes);
+          received += Buffer.byteLength(query);
+          plan = await planQuery(query);
+        } else if (part.type !== 'file') {
+          throw refuse('validation_error', `Part "${part.fieldname}" is a text field: send files as file parts (with a file name)`, part.fieldname);
+        } else if (!(plan as P).accepts(part.fieldname)) {
+          throw refuse('validation_error', `Part "${part.fieldname}" is not used by the query: map a file field to it in sideEffects.fileFieldMapping`, part.fieldname);
+        } else {
+          const staged = await stagePart(part, store, limits.maxFileBytes, limits.maxUploadBytes - received, limits.maxUploadBytes);
+          received += staged.bytes.size;
+          files.push(staged);
+        }
       } catch (error) {
         failure = toFailure(error);
         if (part.type === 'file') await drain(part.file);
       }
     }
   } catch (error) {
-    failure ??= toFailure(error);
+    // The plugin drops a text field it cannot parse as the JSON its type declares and reports that
+    // at the end: such a query part is bad JSON, not a missing one.
+    if (!failure || (error as { code?: string }).code === INVALID_JSON_FIELD) failure = toFailure(error);
   }
-  if (!failure && query === undefined) failure = refuse('invalid_request', 'PUT /jql needs a part named "query" holding the JSON query');
+  if (!failure && plan === undefined) failure = refuse('invalid_request', 'PUT /jql needs a part named "query" holding the JSON query');
   if (failure) {
     await Promise.all(files.map((file) => store.discard(file.bytes.tempPath)));
     throw failure;
   }
-  return { query: query as string, files };
+  return { plan: plan as P, files };
 }
 
-async function stagePart(part: MultipartFile, store: FileStore, maxFileBytes: number): Promise<StagedPart> {
-  const bytes = await store.stage(part.file);
+async function stagePart(part: MultipartFile, store: FileStore, maxFileBytes: number, remaining: number, maxUploadBytes: number): Promise<StagedPart> {
+  // Nothing past what is left of the upload's limit is written; the rest of the part is read and dropped.
+  const bytes = await store.stage(part.file, remaining);
+  if (bytes.size > remaining) {
+    await store.discard(bytes.tempPath);
+    throw refuse('payload_too_large', `The upload is larger than limits.maxUploadBytes (${maxUploadBytes} bytes) with file part "${part.fieldname}"`, part.fieldname);
+  }
   // Busboy stops at the limit and marks the stream truncated; the size check is a second guard.
   if (part.file.truncated || bytes.size > maxFileBytes) {
     await store.discard(bytes.tempPath);
@@ -123,7 +158,7 @@ function toFailure(error: unknown): JqlFailure | Error {
   if (error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string') return error;
   const { statusCode, code } = error as { statusCode?: number; code?: string };
   if (statusCode === 413) return refuse('payload_too_large', 'The form has more parts than the server accepts');
-  if (code === 'FST_INVALID_JSON_FIELD_ERROR') return new JqlFailure([jqlError('invalid_json', 'The query part is not valid JSON')]);
+  if (code === INVALID_JSON_FIELD) return new JqlFailure([jqlError('invalid_json', 'The query part is not valid JSON')]);
   return refuse('invalid_request', `The multipart body could not be read: ${(error as Error).message}`);
 }
 

@@ -1,55 +1,32 @@
 /**
- * Refuses file parts that no query of the request uses (PROTOCOL.md 9.1), before anything is stored:
- * a part is used when a model `create`/`update` maps a field to it in `sideEffects.fileFieldMapping`,
- * or when a controller intent receives it. A controller class declares the parts of its intents in a
- * static `files` map (`{"upload": ["file"]}`, `"*"` for any number of parts); a class without that
- * map receives every part.
+ * Which file parts of a `PUT /jql` the queries use (PROTOCOL.md 9.1), known before any part is
+ * stored: a part is used when a model `create`/`update` maps a field to it in
+ * `sideEffects.fileFieldMapping`, or when a controller intent receives it. A controller declares the
+ * parts of its intents in a static `files` map (`{"upload": ["file"]}`, `"*"` for any number of
+ * parts), read under the canonical intent key; a controller without that map receives every part.
  */
-import type { JsonValue } from '../../shared/protocol.ts';
-import type { ControllerClassLike } from '../context.ts';
-import { JqlFailure, jqlError } from '../errors.ts';
-import { parseMeta, type ParsedMeta } from '../query/meta.ts';
-import { isPlainObject } from '../query/normalize.ts';
+import type { ControllerDef } from '../context.ts';
+import type { ParsedMeta } from '../query/meta.ts';
 
 export const ANY_PART = '*';
 
-export function checkPartUsage(body: JsonValue, parts: string[], controllers: ReadonlyMap<string, ControllerClassLike>): void {
-  if (parts.length === 0) return;
-  const used = new Set<string>();
-  for (const meta of metasOf(body)) {
-    const mapped = Object.values(meta.fileFieldMapping ?? {});
-    if (meta.schema === 'model' && (meta.intent === 'create' || meta.intent === 'update')) mapped.forEach((part) => used.add(part));
-    if (meta.schema !== 'controller') continue;
-    mapped.forEach((part) => used.add(part));
-    const declared = controllers.get(meta.namespace)?.files;
-    const names = declared ? (declared[meta.intent] ?? []) : [ANY_PART];
-    if (names.includes(ANY_PART)) return;
-    names.forEach((part) => used.add(part));
-  }
-  const unknown = parts.filter((part) => !used.has(part));
-  if (unknown.length === 0) return;
-  throw new JqlFailure(
-    unknown.map((part) =>
-      jqlError('validation_error', `Part "${part}" is not used by the query: map a file field to it in sideEffects.fileFieldMapping`, {
-        field: part,
-        path: ['parts', part],
-      }),
-    ),
-  );
+export interface PartUsage {
+  /** Some query takes any part. */
+  any: boolean;
+  names: ReadonlySet<string>;
 }
 
-/** The `__meta__` of a single query or of each subquery; malformed ones are left to the dispatcher. */
-function metasOf(body: JsonValue): ParsedMeta[] {
-  if (!isPlainObject(body)) return [];
-  const documents = Object.hasOwn(body, '__meta__') ? [body] : Object.entries(body).flatMap(([key, value]) => (key === '__root_meta__' ? [] : [value]));
-  const metas: ParsedMeta[] = [];
-  for (const document of documents) {
-    if (!isPlainObject(document)) continue;
-    try {
-      metas.push(parseMeta(document.__meta__));
-    } catch {
-      // The dispatcher reports it with the right envelope.
-    }
+export function partsUsedBy(metas: readonly ParsedMeta[], controllers: ReadonlyMap<string, ControllerDef>): PartUsage {
+  const names = new Set<string>();
+  for (const meta of metas) {
+    const mapped = Object.values(meta.fileFieldMapping ?? {});
+    if (meta.schema === 'model' && (meta.intent === 'create' || meta.intent === 'update')) mapped.forEach((part) => names.add(part));
+    if (meta.schema !== 'controller') continue;
+    mapped.forEach((part) => names.add(part));
+    const declared = controllers.get(meta.namespace)?.files;
+    const parts = declared ? (declared.get(meta.intent) ?? []) : [ANY_PART];
+    if (parts.includes(ANY_PART)) return { any: true, names };
+    parts.forEach((part) => names.add(part));
   }
-  return metas;
+  return { any: false, names };
 }

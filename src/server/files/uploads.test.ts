@@ -85,7 +85,7 @@ describe('PUT /jql multipart uploads', () => {
   it('answers 413 for a 100 KB file against a 64 KB limit and leaves nothing behind', async () => {
     const before = snapshot();
     const big = new Uint8Array(100 * 1024).fill(7);
-    const res = await s.put(form(create({ title: 'Too big' }, { file: 'big' }), { small: { data: 'fine' }, big: { data: big } }));
+    const res = await s.put(form(create({ title: 'Too big' }, { cover: 'small', file: 'big' }), { small: { data: 'fine' }, big: { data: big } }));
     expect(res.status).toBe(413);
     expect(res.body.__errors__[0]).toMatchObject({ code: 'payload_too_large', field: 'big' });
     expectNothingStored(before);
@@ -130,14 +130,14 @@ describe('PUT /jql multipart uploads', () => {
     // A text field typed application/json is parsed by the multipart plugin; bad JSON is still invalid_json.
     const raw = [
       '--b0undary',
-      'Content-Disposition: form-data; name="f"; filename="f.bin"',
-      '',
-      'never stored 5',
-      '--b0undary',
       'Content-Disposition: form-data; name="query"',
       'Content-Type: application/json',
       '',
       '{"__meta__": ',
+      '--b0undary',
+      'Content-Disposition: form-data; name="f"; filename="f.bin"',
+      '',
+      'never stored 5',
       '--b0undary--',
       '',
     ].join('\r\n');

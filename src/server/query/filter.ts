@@ -4,7 +4,7 @@
  * are escaped so they match literally.
  */
 import type { FilterLookup, JsonValue } from '../../shared/protocol.ts';
-import { fail, type ErrorPath } from '../errors.ts';
+import { ErrorList, fail, type ErrorPath } from '../errors.ts';
 import type { SqlParam } from '../db/sql-session.ts';
 import { toStored, valueProblem } from '../workspace/field-codec.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
@@ -53,18 +53,26 @@ export function compileConditions(
   section: string,
 ): Conditions {
   const out: Conditions = { sql: [], params: [], bound: [] };
+  // Every unknown field, lookup and ill-typed value is reported, each entry with its own path.
+  const errors = new ErrorList();
   for (const [key, value] of Object.entries(entries)) {
-    const path: ErrorPath = [section, key];
-    const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
-    const lookup = resolved.lookup ?? 'exact';
-    if (!lookupsOfType(resolved.field.type).has(lookup)) {
-      fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
-    }
-    const column = columns.column(resolved, { field: key, path });
-    const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, path, key, params);
-    out.sql.push(bound(value, out.params));
-    out.bound.push(bound);
+    errors.check(() => {
+      const path: ErrorPath = [section, key];
+      const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
+      const lookup = resolved.lookup ?? 'exact';
+      if (!lookupsOfType(resolved.field.type).has(lookup)) {
+        fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
+      }
+      const column = columns.column(resolved, { field: key, path });
+      const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, path, key, params);
+      // The entry's parameters go in only with its SQL: a failing entry leaves none behind.
+      const params: SqlParam[] = [];
+      out.sql.push(bound(value, params));
+      out.params.push(...params);
+      out.bound.push(bound);
+    });
   }
+  errors.throwIfAny();
   return out;
 }
 

@@ -3,8 +3,9 @@
  * refuses unknown keys, so processors receive a typed `QueryMeta` and never re-check shapes.
  */
 import type { AuthenticationClass, JsonValue, SchemaKind } from '../../shared/protocol.ts';
-import { fail, invalidRequest } from '../errors.ts';
-import { camelIntent, isPlainObject, mapKeys, snakeKey, snakePath } from './normalize.ts';
+import { ErrorList, fail, invalidRequest } from '../errors.ts';
+import { intentKey } from '../../shared/intent-key.ts';
+import { isPlainObject, mapKeys, snakeKey, snakePath } from './normalize.ts';
 
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
 
@@ -17,7 +18,7 @@ export interface ParsedMeta {
   namespace: string;
   app: string;
   name: string;
-  /** camelCase, e.g. `retrieveOne`. */
+  /** The canonical intent key (camelCase, e.g. `retrieveOne`; shared/intent-key.ts). */
   intent: string;
   schema: SchemaKind;
   authenticationClass?: AuthenticationClass;
@@ -64,12 +65,11 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
   const fieldKey = schema === 'nosql' ? (key: string) => key : snakePath;
 
   const { namespace, app, name } = readNamespace(meta.namespace);
-  if (typeof meta.intent !== 'string' || meta.intent === '') invalidRequest('__meta__.intent must be a non-empty string', at('intent'));
   const parsed: ParsedMeta = {
     namespace,
     app,
     name,
-    intent: camelIntent(meta.intent as string),
+    intent: readIntent(meta.intent),
     schema,
     cache: false,
     multipart: false,
@@ -77,72 +77,77 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
     debug: false,
   };
 
-  for (const [key, value] of Object.entries(meta)) {
-    switch (key) {
-      case 'namespace':
-      case 'intent':
-      case 'schema':
-      case 'comment':
-        break;
-      case 'authentication_class':
-        if (value !== 'jwt' && value !== 'session') invalidRequest('authenticationClass must be "jwt" or "session"', at(key));
-        parsed.authenticationClass = value as AuthenticationClass;
-        break;
-      case 'unique_object':
-        parsed.uniqueObject = objectOf(value, key, fieldKey);
-        break;
-      case 'filter':
-        parsed.filter = objectOf(value, key, fieldKey);
-        break;
-      case 'exclude':
-        parsed.exclude = objectOf(value, key, fieldKey);
-        break;
-      case 'return':
-        parsed.return = objectOf(value, key, fieldKey);
-        break;
-      case 'search':
-        if (!isPlainObject(value) || typeof value.value !== 'string' || Object.keys(value).some((k) => k !== 'value')) {
-          invalidRequest('search must be {"value": "<term>"}', at(key));
-        }
-        parsed.search = (value as { value: string }).value;
-        break;
-      case 'ordering':
-        if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry === '' || entry === '-')) {
-          invalidRequest('ordering must be an array of field paths', at(key));
-        }
-        if ((value as string[]).length > MAX_ORDERING) invalidRequest(`ordering takes at most ${MAX_ORDERING} paths`, at(key));
-        parsed.ordering = (value as string[]).map(fieldKey);
-        break;
-      case 'cache':
-        if (!isPlainObject(value) || typeof value.enabled !== 'boolean' || Object.keys(value).some((k) => k !== 'enabled')) {
-          invalidRequest('cache must be {"enabled": true|false}', at(key));
-        }
-        parsed.cache = (value as { enabled: boolean }).enabled;
-        break;
-      case 'limit':
-      case 'offset':
-      case 'draw':
-        parsed[key] = pagingValue(key, value);
-        break;
-      case 'group_by':
-        parsed.groupBy = readGroupBy(value, fieldKey);
-        break;
-      case 'side_effects':
-        readSideEffects(value, parsed);
-        break;
-      case 'render':
-        if (value !== 'only:data') invalidRequest('render must be "only:data"', at(key));
-        parsed.onlyData = true;
-        break;
-      case 'debug':
-        if (typeof value !== 'boolean') invalidRequest('debug must be a boolean', at(key));
-        parsed.debug = value as boolean;
-        break;
-      default:
-        invalidRequest(`Unknown __meta__ key "${key}"`, at(key));
-    }
-  }
+  // Every bad or unknown key is reported, each with its path.
+  const errors = new ErrorList();
+  for (const [key, value] of Object.entries(meta)) errors.check(() => readKey(parsed, key, value, fieldKey));
+  errors.throwIfAny();
   return parsed;
+}
+
+function readKey(parsed: ParsedMeta, key: string, value: JsonValue, fieldKey: (k: string) => string): void {
+  switch (key) {
+    case 'namespace':
+    case 'intent':
+    case 'schema':
+    case 'comment':
+      break;
+    case 'authentication_class':
+      if (value !== 'jwt' && value !== 'session') invalidRequest('authenticationClass must be "jwt" or "session"', at(key));
+      parsed.authenticationClass = value as AuthenticationClass;
+      break;
+    case 'unique_object':
+      parsed.uniqueObject = objectOf(value, key, fieldKey);
+      break;
+    case 'filter':
+      parsed.filter = objectOf(value, key, fieldKey);
+      break;
+    case 'exclude':
+      parsed.exclude = objectOf(value, key, fieldKey);
+      break;
+    case 'return':
+      parsed.return = objectOf(value, key, fieldKey);
+      break;
+    case 'search':
+      if (!isPlainObject(value) || typeof value.value !== 'string' || Object.keys(value).some((k) => k !== 'value')) {
+        invalidRequest('search must be {"value": "<term>"}', at(key));
+      }
+      parsed.search = (value as { value: string }).value;
+      break;
+    case 'ordering':
+      if (!Array.isArray(value) || value.some((entry) => typeof entry !== 'string' || entry === '' || entry === '-')) {
+        invalidRequest('ordering must be an array of field paths', at(key));
+      }
+      if ((value as string[]).length > MAX_ORDERING) invalidRequest(`ordering takes at most ${MAX_ORDERING} paths`, at(key));
+      parsed.ordering = (value as string[]).map(fieldKey);
+      break;
+    case 'cache':
+      if (!isPlainObject(value) || typeof value.enabled !== 'boolean' || Object.keys(value).some((k) => k !== 'enabled')) {
+        invalidRequest('cache must be {"enabled": true|false}', at(key));
+      }
+      parsed.cache = (value as { enabled: boolean }).enabled;
+      break;
+    case 'limit':
+    case 'offset':
+    case 'draw':
+      parsed[key] = pagingValue(key, value);
+      break;
+    case 'group_by':
+      parsed.groupBy = readGroupBy(value, fieldKey);
+      break;
+    case 'side_effects':
+      readSideEffects(value, parsed);
+      break;
+    case 'render':
+      if (value !== 'only:data') invalidRequest('render must be "only:data"', at(key));
+      parsed.onlyData = true;
+      break;
+    case 'debug':
+      if (typeof value !== 'boolean') invalidRequest('debug must be a boolean', at(key));
+      parsed.debug = value as boolean;
+      break;
+    default:
+      invalidRequest(`Unknown __meta__ key "${key}"`, at(key));
+  }
 }
 
 /** limit and offset are integers >= 0, draw any integer (PROTOCOL.md 2.3); a query plan checks them so too. */
@@ -151,6 +156,21 @@ export function pagingValue(key: 'limit' | 'offset' | 'draw', value: JsonValue):
     if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));
   } else if (!Number.isSafeInteger(value) || (value as number) < 0) invalidRequest(`${key} must be an integer >= 0`, at(key));
   return value as number;
+}
+
+/**
+ * The canonical key of `__meta__.intent`. A name in neither camelCase nor snake_case is
+ * `unknown_intent`: to a client it is an intent the server does not have under that name, the same
+ * answer as for any other intent it does not have (and, like it, a 400).
+ */
+function readIntent(value: JsonValue | undefined): string {
+  if (typeof value !== 'string' || value === '') invalidRequest('__meta__.intent must be a non-empty string', at('intent'));
+  const key = intentKey(value as string);
+  if (key === null) {
+    const shown = JSON.stringify((value as string).slice(0, 60));
+    fail('unknown_intent', `${shown} is not an intent name: intents are camelCase (uploadPackage) or snake_case (upload_package)`, { path: at('intent') });
+  }
+  return key as string;
 }
 
 function readNamespace(value: JsonValue | undefined): { namespace: string; app: string; name: string } {
@@ -187,6 +207,8 @@ function readGroupBy(value: JsonValue, fieldKey: (k: string) => string): GroupBy
     if (!isPlainObject(spec.aggregates)) invalidRequest('groupBy.aggregates must be an object', [...path, 'aggregates']);
     if (Object.keys(spec.aggregates as Raw).length > MAX_ORDERING) invalidRequest(`groupBy.aggregates takes at most ${MAX_ORDERING} entries`, [...path, 'aggregates']);
     for (const [name, definition] of Object.entries(spec.aggregates as Raw)) {
+      // A row key beginning with `__` (`__proto__`) would not survive as a plain key of the answer.
+      if (name.startsWith('__')) invalidRequest(`Aggregate name "${name}" is reserved: names beginning with "__" belong to the server`, [...path, 'aggregates', name]);
       const entries = isPlainObject(definition) ? Object.entries(definition) : [];
       const [fn, field] = entries[0] ?? [];
       if (entries.length !== 1 || !AGGREGATES.has(fn as AggregateFn) || typeof field !== 'string') {

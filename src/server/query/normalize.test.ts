@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { camelIntent, mapKeys, snakeIntent, snakeKey, snakePath, snakeSelection } from './normalize.ts';
+import { mapKeys, snakeKey, snakePath, snakeSelection } from './normalize.ts';
 
 describe('normalization', () => {
   it('turns camelCase keys into snake_case and leaves snake_case alone', () => {
@@ -15,13 +15,6 @@ describe('normalization', () => {
     expect(snakePath('-createdAt')).toBe('-created_at');
     expect(snakePath('assignee.firstName__icontains')).toBe('assignee.first_name__icontains');
     expect(snakePath('priority__gte')).toBe('priority__gte');
-  });
-
-  it('accepts intents in both cases and reports camelCase', () => {
-    expect(camelIntent('retrieve_one')).toBe('retrieveOne');
-    expect(camelIntent('retrieveOne')).toBe('retrieveOne');
-    expect(snakeIntent('addDocument')).toBe('add_document');
-    expect(snakeIntent('create_folder_with_documents')).toBe('create_folder_with_documents');
   });
 
   it('never rewrites values, only keys', () => {

@@ -28,17 +28,6 @@ export function snakePath(path: string): string {
   return descending ? `-${normalized}` : normalized;
 }
 
-/** `retrieve_one` and `retrieveOne` -> `retrieveOne` (intents are reported in camelCase). */
-export function camelIntent(intent: string): string {
-  if (!intent.includes('_')) return intent;
-  return intent.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-}
-
-/** `addDocument` -> `add_document`: the controller handler suffix. */
-export function snakeIntent(intent: string): string {
-  return snakeKey(camelIntent(intent));
-}
-
 export function isPlainObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,20 +5,31 @@
  */
 import type { ModelDef, Workspace } from '../workspace/types.ts';
 import type { JoinSet } from './joins.ts';
+import { ErrorList } from '../errors.ts';
 import { resolvePath } from './paths.ts';
 
-export function compileOrdering(ws: Workspace, model: ModelDef, ordering: string[] | undefined, joins: JoinSet): string {
+/** The terms of an ORDER BY (without the keywords): also a window's order (nested reverse relations). */
+export function orderingTerms(ws: Workspace, model: ModelDef, ordering: string[] | undefined, joins: JoinSet): string {
   const entries = ordering ?? model.ordering;
   const terms: string[] = [];
   let hasId = false;
+  // Every unknown path is reported, each with its index.
+  const errors = new ErrorList();
   entries.forEach((entry, index) => {
-    const descending = entry.startsWith('-');
-    const path = descending ? entry.slice(1) : entry;
-    const errorPath = ['ordering', index];
-    const resolved = resolvePath(ws, model, path, { lookups: false, errorPath });
-    if (resolved.hops.length === 0 && resolved.field.name === 'id') hasId = true;
-    terms.push(`${joins.column(resolved, { field: path, path: errorPath })} ${descending ? 'DESC' : 'ASC'}`);
+    errors.check(() => {
+      const descending = entry.startsWith('-');
+      const path = descending ? entry.slice(1) : entry;
+      const errorPath = ['ordering', index];
+      const resolved = resolvePath(ws, model, path, { lookups: false, errorPath });
+      if (resolved.hops.length === 0 && resolved.field.name === 'id') hasId = true;
+      terms.push(`${joins.column(resolved, { field: path, path: errorPath })} ${descending ? 'DESC' : 'ASC'}`);
+    });
   });
+  errors.throwIfAny();
   if (!hasId) terms.push('t0."id" ASC');
-  return `ORDER BY ${terms.join(', ')}`;
+  return terms.join(', ');
+}
+
+export function compileOrdering(ws: Workspace, model: ModelDef, ordering: string[] | undefined, joins: JoinSet): string {
+  return `ORDER BY ${orderingTerms(ws, model, ordering, joins)}`;
 }

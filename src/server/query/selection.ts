@@ -4,7 +4,7 @@
  * never changed after it is built (the full selection of a model is shared between requests).
  */
 import type { JsonValue } from '../../shared/protocol.ts';
-import { fail, invalidRequest, type ErrorPath } from '../errors.ts';
+import { ErrorList, fail, invalidRequest, type ErrorPath } from '../errors.ts';
 import type { FieldDef, ModelDef, RelationDef, Workspace } from '../workspace/types.ts';
 import { isPlainObject } from './normalize.ts';
 import { fieldOf, ID_FIELD, isReadable, targetOf } from './paths.ts';
@@ -35,31 +35,38 @@ export function buildSelection(
   }
   if (!entries) return fullSelection(model, omit);
   const selection: Selection = { model, columns: [ID_FIELD], refs: [], reverse: [] };
+  // Every unknown or ill-typed key of the selection is reported, each with its path.
+  const errors = new ErrorList();
   for (const [name, value] of entries) {
-    const path = [...errorPath, name];
     if (omit.has(name) || name === 'id') continue;
-    const field = fieldOf(model, name);
-    if (field && isReadable(field)) {
-      selection.columns.push(field);
-      if (value === null) continue;
-      if (field.type !== 'ref' || !isPlainObject(value)) {
-        invalidRequest(`"${name}" takes null${field.type === 'ref' ? ' or a nested selection' : ''}`, path);
-      }
-      selection.refs.push({ field, selection: buildSelection(ws, targetOf(ws, field), value as Record<string, JsonValue>, path) });
-      continue;
-    }
-    const relation = model.relations.get(name);
-    if (relation) {
-      if (value !== null && !isPlainObject(value)) invalidRequest(`"${name}" takes null or a nested selection`, path);
-      const target = ws.models.get(relation.many) as ModelDef;
-      const via = target.fields.get(relation.via) as FieldDef;
-      const nested = buildSelection(ws, target, (value as Record<string, JsonValue> | null) ?? null, path);
-      selection.reverse.push({ relation, via, selection: nested });
-      continue;
-    }
-    fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path });
+    errors.check(() => addKey(ws, selection, name, value, [...errorPath, name]));
   }
+  errors.throwIfAny();
   return selection;
+}
+
+function addKey(ws: Workspace, selection: Selection, name: string, value: JsonValue, path: ErrorPath): void {
+  const { model } = selection;
+  const field = fieldOf(model, name);
+  if (field && isReadable(field)) {
+    if (value !== null && (field.type !== 'ref' || !isPlainObject(value))) {
+      invalidRequest(`"${name}" takes null${field.type === 'ref' ? ' or a nested selection' : ''}`, path);
+    }
+    const nested = value === null ? null : buildSelection(ws, targetOf(ws, field), value as Record<string, JsonValue>, path);
+    selection.columns.push(field);
+    if (nested) selection.refs.push({ field, selection: nested });
+    return;
+  }
+  const relation = model.relations.get(name);
+  if (relation) {
+    if (value !== null && !isPlainObject(value)) invalidRequest(`"${name}" takes null or a nested selection`, path);
+    const target = ws.models.get(relation.many) as ModelDef;
+    const via = target.fields.get(relation.via) as FieldDef;
+    const nested = buildSelection(ws, target, (value as Record<string, JsonValue> | null) ?? null, path);
+    selection.reverse.push({ relation, via, selection: nested });
+    return;
+  }
+  fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path });
 }
 
 /** Selections are read-only once built, so the full one of each model is shared. */

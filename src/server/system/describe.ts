@@ -38,10 +38,15 @@ export function describeWorkspace(state: ServerState): DescribeResult {
   for (const collection of ws.collections.values()) {
     appOf(collection.app).collections[collection.name] = { intents: MODEL_INTENTS, permissions: permissionsOf(collection.permissions) };
   }
-  for (const [key, Controller] of state.controllers) {
+  for (const [key, controller] of state.controllers) {
     const [app, name] = key.split('.') as [string, string];
-    const intents = handlerIntents(Controller.prototype as object);
-    appOf(app).controllers[name] = { intents, permissions: Controller.permissions ?? {}, ...(Controller.files ? { files: Controller.files } : {}) };
+    // Every list is keyed by the canonical intent, the spelling the server reports intents in.
+    appOf(app).controllers[name] = {
+      intents: [...controller.handlers.keys()].sort(),
+      permissions: { ...controller.permissions },
+      ...(controller.files ? { files: Object.fromEntries([...controller.files].map(([intent, parts]) => [intent, [...parts]])) } : {}),
+      ...(controller.readOnly.size > 0 ? { readOnly: [...controller.readOnly].sort() } : {}),
+    };
   }
   return { version: state.version, workspace: ws.name, mode: state.production ? 'production' : 'development', limits: ws.limits, apps };
 }
@@ -65,15 +70,4 @@ function describeField(field: FieldDef): DescribeField {
 function permissionsOf(permissions: Permissions | null): Record<string, JsonValue> {
   if (!permissions) return {};
   return { ...permissions.intents, ...(Object.keys(permissions.scope).length > 0 ? { scope: permissions.scope } : {}) };
-}
-
-/** `on_add_document` -> `addDocument`, walking the prototype chain of the controller class. */
-function handlerIntents(prototype: object): string[] {
-  const intents = new Set<string>();
-  for (let proto: object | null = prototype; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto) as object | null) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      if (name.startsWith('on_')) intents.add(name.slice(3).replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
-    }
-  }
-  return [...intents].sort();
 }

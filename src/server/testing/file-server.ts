@@ -26,6 +26,8 @@ export interface FileServer {
   rows(sql: string, ...params: unknown[]): any[];
   /** Blobs in the content-addressed store and temp files, as paths relative to `<data>/files`. */
   stored(): { blobs: string[]; temps: string[] };
+  /** Bytes of every file under `<data>/files` (store and temp folder) right now. */
+  bytesOnDisk(): number;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,10 @@ export async function startFileServer(options: Partial<StartOptions> = {}): Prom
       const root = join(dataDir, 'files');
       return { blobs: walk(root).filter((path) => !path.startsWith('tmp/')), temps: walk(join(root, 'tmp')) };
     },
+    bytesOnDisk() {
+      const root = join(dataDir, 'files');
+      return walk(root).reduce((sum, path) => sum + sizeOf(join(root, path)), 0);
+    },
     async close() {
       db.close();
       server.app.server.closeAllConnections();
@@ -74,12 +80,24 @@ export async function startFileServer(options: Partial<StartOptions> = {}): Prom
 function walk(root: string, prefix = ''): string[] {
   if (!existsSync(root)) return [];
   const out: string[] = [];
-  for (const name of readdirSync(root)) {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return out;
+  }
+  for (const name of names) {
     const path = join(root, name);
-    if (statSync(path).isDirectory()) out.push(...walk(path, `${prefix}${name}/`));
-    else out.push(`${prefix}${name}`);
+    // A running server may remove what was just listed.
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) out.push(...walk(path, `${prefix}${name}/`));
+    else if (stat) out.push(`${prefix}${name}`);
   }
   return out;
+}
+
+function sizeOf(path: string): number {
+  return statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 }
 
 /** A multipart form: `query` as a text field (or a file when `queryAsFile`), then the file parts. */

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it, expect } from 'vitest';
+import { tempDir } from '../testing/fixture.ts';
 import { WorkspaceError } from './errors.ts';
 import { loadWorkspace, resolveWorkspace } from './resolve.ts';
 
@@ -60,7 +60,21 @@ describe('resolveWorkspace: a valid workspace', () => {
       FILE,
     );
     expect(ws.name).toBe('helpdesk');
-    expect(ws.limits).toEqual({ defaultLimit: 100, maxLimit: 500, maxFileBytes: 104857600, maxBodyBytes: 10485760, maxStreamEvents: 10000, cacheEntries: 1000, cacheBytes: 67108864, requestsPerMinute: 0 });
+    expect(ws.limits).toEqual({
+      defaultLimit: 100,
+      maxLimit: 500,
+      maxFileBytes: 104857600,
+      maxBodyBytes: 10485760,
+      maxQueriesPerRequest: 64,
+      maxValueBytes: 1048576,
+      maxAnswerBytes: 67108864,
+      maxNested: 100,
+      maxUploadBytes: 1073741824,
+      maxStreamEvents: 10000,
+      cacheEntries: 1000,
+      cacheBytes: 67108864,
+      requestsPerMinute: 0,
+    });
     const app = ws.apps.get('tickets');
     expect(app?.controllersPath).toBe('/srv/ws/controllers/tickets.mjs');
     expect(app?.hooksPath).toBe('/srv/ws/hooks/tickets.mjs');
@@ -202,6 +216,14 @@ describe('resolveWorkspace: mistakes are WorkspaceErrors naming where', () => {
     expectFailure({ limits: { maxLimit: 0 } }, {}, /limit "maxLimit" must be a positive integer/);
     expectFailure({ limits: { defaultLimit: 50.5 } }, {}, /positive integer/);
     expectFailure({ limits: { defaultLimit: 2000 } }, {}, /above "maxLimit"/);
+    for (const key of ['maxQueriesPerRequest', 'maxValueBytes', 'maxAnswerBytes', 'maxNested', 'maxUploadBytes']) {
+      expectFailure({ limits: { [key]: 0 } }, {}, new RegExp(`limit "${key}" must be a positive integer`));
+      expectFailure({ limits: { [key]: '64' } }, {}, new RegExp(`limit "${key}" must be a positive integer`));
+    }
+    expectFailure({ limits: { requestsPerMinute: -1 } }, {}, /"requestsPerMinute" must be an integer >= 0/);
+    expectFailure({ limits: { maxFileBytes: 2048, maxUploadBytes: 1024 } }, {}, /"maxFileBytes" \(2048\) is above "maxUploadBytes" \(1024\)/);
+    expectFailure({ limits: { maxValueBytes: 4096, maxAnswerBytes: 1024 } }, {}, /"maxValueBytes" \(4096\) is above "maxAnswerBytes"/);
+    expectFailure({ limits: { maxNesting: 5 } }, {}, /unknown key "maxNesting" in "limits"/);
     expectFailure({ apps: { a: { collections: ['N', 'N'] } } }, { app: 'a', collection: 'N' }, /listed twice/);
     expectFailure({ apps: { a: { collections: { N: { indexes: [] } } } } }, { collection: 'N' }, /unknown key "indexes"/);
     expectFailure({ apps: { a: { collections: 'N' } } }, { app: 'a' }, /"collections"/);
@@ -215,7 +237,8 @@ describe('resolveWorkspace: mistakes are WorkspaceErrors naming where', () => {
 });
 
 describe('loadWorkspace', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'jql-ws-'));
+  // Removed when the file ends (testing/fixture.ts).
+  const dir = tempDir('jql-ws-');
 
   it('reads a file and resolves module paths beside it', () => {
     const file = path.join(dir, 'ok.json');

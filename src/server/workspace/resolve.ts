@@ -9,22 +9,10 @@ import type { AppDef, CollectionDef, ModelDef, Workspace } from './types.ts';
 import type { At } from './check.ts';
 import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
+import { resolveLimits } from './limits.ts';
 import { completeModel, createModel } from './resolve-model.ts';
 import { resolvePermissions } from './resolve-permissions.ts';
 import { SYSTEM_APP, SYSTEM_USER_KEY, SYSTEM_USER_MODEL, mergeSystemUser } from './system-user.ts';
-
-export const DEFAULT_LIMITS: Workspace['limits'] = {
-  defaultLimit: 100,
-  maxLimit: 1000,
-  maxFileBytes: 100 * 1024 * 1024,
-  maxBodyBytes: 10 * 1024 * 1024,
-  maxStreamEvents: 10_000,
-  cacheEntries: 1000,
-  // The retrieve cache holds at most this many characters of serialized answers (and keys).
-  cacheBytes: 64 * 1024 * 1024,
-  // 0: no rate limit (the default); a positive number caps JQL requests per client per minute.
-  requestsPerMinute: 0,
-};
 
 const APP_KEYS = ['controllers', 'hooks', 'models', 'collections'] as const;
 
@@ -155,20 +143,4 @@ function resolveCollections(raw: unknown, app: AppDef, file: string | null, user
     expectKeys(spec, ['permissions'], at, 'the collection');
     return { key: `${app.name}.${name}`, app: app.name, name, permissions: resolvePermissions(spec.permissions, at, { fields: null, userFields }) };
   });
-}
-
-function resolveLimits(raw: unknown, at: At): Workspace['limits'] {
-  const limits = { ...DEFAULT_LIMITS };
-  if (raw === undefined) return limits;
-  const spec = expectObject(raw, at, '"limits"');
-  const keys = Object.keys(DEFAULT_LIMITS) as Array<keyof Workspace['limits']>;
-  expectKeys(spec, keys, at, '"limits"');
-  for (const key of keys) {
-    const value = spec[key];
-    if (value === undefined) continue;
-    if (!Number.isSafeInteger(value) || (value as number) <= 0) fail(at, `limit "${key}" must be a positive integer, got ${show(value)}`);
-    limits[key] = value as number;
-  }
-  if (limits.defaultLimit > limits.maxLimit) fail(at, `limit "defaultLimit" (${limits.defaultLimit}) is above "maxLimit" (${limits.maxLimit})`);
-  return limits;
 }

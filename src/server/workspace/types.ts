@@ -41,12 +41,15 @@ export interface RawApp {
   collections?: string[] | Record<string, { permissions?: RawPermissions }>;
 }
 
+/** Every limit a workspace may set (WORKSPACE.md `limits`), each with a default (workspace/limits.ts). */
+export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number };
+
 export interface WorkspaceFile {
   $schema?: string;
   /** A comment for people; the server ignores it. */
   _notes?: string | string[];
   name?: string;
-  limits?: Partial<WorkspaceLimits> & { maxStreamEvents?: number; cacheEntries?: number; cacheBytes?: number; requestsPerMinute?: number };
+  limits?: Partial<Limits>;
   apps?: Record<string, RawApp>;
 }
 
@@ -125,7 +128,7 @@ export interface Workspace {
   name: string;
   /** Absolute path of the workspace file, or null for an in-memory workspace. */
   file: string | null;
-  limits: WorkspaceLimits & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number };
+  limits: Limits;
   apps: Map<string, AppDef>;
   models: Map<string, ModelDef>;
   collections: Map<string, CollectionDef>;

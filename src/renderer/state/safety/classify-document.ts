@@ -6,6 +6,7 @@
  * (an intent not listed, or a server without describe, counts as one that writes). A document that
  * is not JSON, or a query without an intent, cannot run at all and is left to the server to refuse.
  */
+import { intentKey } from '../../../shared/intent-key.ts';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { findVariables, substituteVariables } from '../variables.ts';
 
@@ -15,12 +16,9 @@ export type DocumentEffect = { writes: false } | { writes: true; what: string };
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** `retrieve_one`, `retrieveOne` and `RetrieveOne` name the same intent: compare without case and `_`. */
-export function intentKey(intent: string): string {
-  return intent.replace(/_/g, '').toLowerCase();
-}
-
-const READ_INTENTS = new Set(['retrieve', 'retrieveone', 'count']);
+// Intents are compared by the server's canonical key (`retrieve_one` = `retrieveOne`); a name without
+// one (`RetrieveOne`) is one the server refuses, so it is never taken for a read.
+const READ_INTENTS = new Set(['retrieve', 'retrieveOne', 'count']);
 
 const VERB: Record<string, string> = { create: 'creates', update: 'updates', delete: 'deletes' };
 
@@ -29,7 +27,8 @@ function controllerReadOnly(describe: DescribeResult | null, namespace: string, 
   if (!describe || dot < 1) return false;
   const controller = describe.apps?.[namespace.slice(0, dot)]?.controllers?.[namespace.slice(dot + 1)];
   const readOnly = controller?.readOnly;
-  return Array.isArray(readOnly) && readOnly.some((i) => typeof i === 'string' && intentKey(i) === intentKey(intent));
+  const key = intentKey(intent);
+  return key !== null && Array.isArray(readOnly) && readOnly.some((i) => typeof i === 'string' && intentKey(i) === key);
 }
 
 /** What one query does, or null when it reads. */
@@ -47,9 +46,10 @@ function queryWrite(query: Obj, describe: DescribeResult | null): string | null 
       : `calls ${namespace}.${intent}, and without the server's schema it cannot be known to be read-only`;
   }
   if (schema === 'model' || schema === 'nosql') {
-    if (READ_INTENTS.has(intentKey(intent))) return null;
+    const key = intentKey(intent);
+    if (key !== null && READ_INTENTS.has(key)) return null;
     const records = schema === 'nosql' ? 'documents' : 'records';
-    const verb = VERB[intentKey(intent)];
+    const verb = key !== null && Object.hasOwn(VERB, key) ? VERB[key] : undefined;
     return verb ? `${verb} ${namespace} ${records}` : `runs the intent "${intent}" on ${namespace}, which is not a read`;
   }
   return `runs a query of schema ${JSON.stringify(schema)}, which is not known to be a read`;

@@ -7,20 +7,23 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext } from '../../context.ts';
 import { fail } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
-import { mapKeys, snakeIntent, snakeKey } from '../../query/normalize.ts';
+import { mapKeys, snakeKey } from '../../query/normalize.ts';
 import { makeDataApi } from './data-api.ts';
 import type { ControllerContext, HandlerResult } from './types.ts';
 
 export async function runController(ctx: RequestContext, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
-  const Controller = ctx.state.controllers.get(meta.namespace);
-  if (!Controller) return fail('unknown_namespace', `No controller "${meta.namespace}"`, { path: ['__meta__', 'namespace'] });
-  const instance = new Controller() as Record<string, unknown>;
-  const handlerName = `on_${snakeIntent(meta.intent)}`;
-  const handler = instance[handlerName];
-  if (typeof handler !== 'function' || Object.hasOwn(Object.prototype, handlerName)) {
-    return fail('unknown_intent', `${meta.namespace} has no intent "${meta.intent}"`, { path: ['__meta__', 'intent'] });
+  const controller = ctx.state.controllers.get(meta.namespace);
+  if (!controller) return fail('unknown_namespace', `No controller "${meta.namespace}"`, { path: ['__meta__', 'namespace'] });
+  // `meta.intent` is the canonical key: the handler and the roles are found by the same key.
+  const handlerName = controller.handlers.get(meta.intent);
+  if (handlerName === undefined) {
+    return fail('unknown_intent', `${meta.namespace} has no intent "${meta.intent}" (it has ${[...controller.handlers.keys()].join(', ') || 'none'})`, {
+      path: ['__meta__', 'intent'],
+    });
   }
-  ctx.state.access.checkController(Controller.permissions, meta.intent, ctx.user, meta.namespace);
+  ctx.state.access.checkController(controller.permissions, meta.intent, ctx.user, meta.namespace);
+  const instance = new controller.Class() as Record<string, unknown>;
+  const handler = instance[handlerName];
   const controllerCtx: ControllerContext = {
     user: ctx.user,
     data: makeDataApi(ctx),

@@ -8,7 +8,7 @@ import { extrasOfHit } from '../../cache/answer-cache.ts';
 import { cacheKeyOf } from '../../cache/cache-key.ts';
 import type { FileSlot, ProcessorOutput, QueryPlan, RequestContext, Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
-import { fail, invalidRequest, type ErrorPath } from '../../errors.ts';
+import { ErrorList, fail, invalidRequest, type ErrorPath } from '../../errors.ts';
 import { JoinSet, rootFrom } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { paging } from '../../query/paging.ts';
@@ -21,7 +21,7 @@ import { buildSelection, enterSelection, type Selection } from '../../query/sele
 import type { ModelDef } from '../../workspace/types.ts';
 import { protectedFileSlots, signFilesAfresh } from './cached-files.ts';
 import { groupBy } from './group-by.ts';
-import { selectList, toRecords } from './records.ts';
+import { nestedNotices, selectList, toRecords, type NestedCuts } from './records.ts';
 import { compileWhere, omittedFields, type Where } from './where.ts';
 
 export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
@@ -68,13 +68,16 @@ function readValues(meta: ParsedMeta): PlanValues {
 
 /** A retrieve's page compiled once: run it with a request's values (and, on a plan, its bound WHERE). */
 function compilePage(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>, reach: ModelReach, scopes: Scopes) {
-  const selection = selectionFor(ctx, model, meta, data);
-  enterSelection(reach, selection);
+  // The selection, filters and ordering report all their errors in one answer.
+  const errors = new ErrorList();
+  const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
+  if (errors.empty) enterSelection(reach, selection);
   const joins = new JoinSet(reach);
-  const where = compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins);
+  const where = errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, joins)) as Where;
   // The count needs no join that only the ordering adds.
   const countFrom = joins.from();
-  const order = compileOrdering(ctx.state.ws, model, meta.ordering, joins);
+  const order = errors.check(() => compileOrdering(ctx.state.ws, model, meta.ordering, joins)) as string;
+  errors.throwIfAny();
   const from = joins.from();
   const pageSql = `SELECT ${selectList(selection)} ${from.sql} ${where.sql} ${order} LIMIT ? OFFSET ?`;
   const countSql = `SELECT count(*) AS n ${countFrom.sql} ${where.sql}`;
@@ -84,7 +87,9 @@ function compilePage(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, dat
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
     const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(countSql, [...countFrom.params, ...bound.params])?.n as number);
-    const records = toRecords(ctx, selection, rows, true);
+    const cuts: NestedCuts = new Map();
+    const records = toRecords(ctx, selection, rows, true, cuts);
+    notices.push(...nestedNotices(cuts, ctx.state.ws.limits.maxNested));
     return { answer: pageOutput({ payload: records, extras: { filtered, display: records.length } }, { limit, offset, notices, draw: values.draw }), records };
   };
   return { selection, where, run };
@@ -106,16 +111,25 @@ function planOf(ctx: RequestContext, reach: ModelReach, bind: (ctx: RequestConte
 
 export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): ProcessorOutput {
   const scopes = ctx.state.access.check(model.permissions, 'retrieve', ctx.user, model.key);
-  const selection = selectionFor(ctx, model, meta, data);
+  const errors = new ErrorList();
+  const selection = errors.check(() => selectionFor(ctx, model, meta, data)) as Selection;
+  // A bad selection is reported with uniqueObject's errors, if any; otherwise the read reports those.
+  if (!errors.empty) errors.check(() => compileWhere(ctx.state.ws, model, { ...meta, scopes }, new JoinSet(new ModelReach(ctx, model, scopes))));
+  errors.throwIfAny();
   const one = compileOne(ctx, model, meta, selection, scopes);
-  const answer = (record: JsonObject): ProcessorOutput => ({ payload: record, intent: 'retrieve', extras: {} });
-  const output = answer(one.read(ctx, one.statement(entryValues(meta))));
+  // The plan keeps the compiled statement, not this request's reach (and so its caller).
+  const { statement, read } = one;
+  const answer = (c: RequestContext, bound: ReturnType<typeof statement>): ProcessorOutput => {
+    const cuts: NestedCuts = new Map();
+    const record = read(c, bound, cuts);
+    const notices = nestedNotices(cuts, c.state.ws.limits.maxNested);
+    return { payload: record, intent: 'retrieve', extras: notices.length > 0 ? { notices } : {} };
+  };
+  const output = answer(ctx, statement(entryValues(meta)));
   if (one.plannable) {
-    // The plan keeps the compiled statement, not this request's reach (and so its caller).
-    const { statement, read } = one;
     output.plan = planOf(ctx, one.reach, (c, values) => {
       const bound = statement(values, true);
-      return () => answer(read(c, bound));
+      return () => answer(c, bound);
     });
   }
   return output;
@@ -155,9 +169,11 @@ export function readOne(
   scopes: Scopes,
   /** Where the selection sits in the request (a mutation's is `__meta__.return`), for refusals. */
   selectionPath: ErrorPath = [],
+  /** Collects the reverse relations cut at limits.maxNested, for the answer's notices. */
+  cuts?: NestedCuts,
 ): JsonObject {
   const one = compileOne(ctx, model, meta, selection, scopes, selectionPath);
-  return one.read(ctx, one.statement(entryValues(meta)));
+  return one.read(ctx, one.statement(entryValues(meta)), cuts);
 }
 
 /**
@@ -197,11 +213,11 @@ function compileOne(
     // A plan made for integer ids, given another value: the full path answers it.
     return invalidRequest('uniqueObject.id is not an integer', ['__meta__', 'unique_object']);
   };
-  const read = (ctx: RequestContext, { sql, params }: { sql: string; params: SqlParam[] }): JsonObject => {
+  const read = (ctx: RequestContext, { sql, params }: { sql: string; params: SqlParam[] }, cuts?: NestedCuts): JsonObject => {
     const rows: Row[] = ctx.sql.all(sql, params);
     if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
     if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
-    return toRecords(ctx, selection, rows, true)[0] as JsonObject;
+    return toRecords(ctx, selection, rows, true, cuts)[0] as JsonObject;
   };
   return { reach, statement, read, plannable: byId || Boolean(where?.clause.rebind) };
 }
@@ -231,11 +247,14 @@ function byIdSql(model: ModelDef, selection: Selection): string {
 
 export function selectionFor(ctx: RequestContext, model: ModelDef, meta: Pick<ParsedMeta, 'exclude'>, data: Record<string, JsonValue>): Selection {
   const omit = omittedFields(meta.exclude);
+  const errors = new ErrorList();
   for (const name of omit) {
     const field = fieldOf(model, name);
     if ((!field || field.writeOnly || field.hidden) && !model.relations.has(name)) {
-      fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] });
+      errors.check(() => fail('unknown_field', `Unknown field "${name}" on ${model.key}`, { field: name, path: ['exclude', name] }));
     }
   }
-  return buildSelection(ctx.state.ws, model, data, [], omit);
+  const selection = errors.check(() => buildSelection(ctx.state.ws, model, data, [], omit));
+  errors.throwIfAny();
+  return selection as Selection;
 }

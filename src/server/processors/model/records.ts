@@ -8,7 +8,7 @@ import type { RequestContext } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
 import { JoinSet } from '../../query/joins.ts';
 import { quote } from '../../query/paths.ts';
-import { compileOrdering } from '../../query/ordering.ts';
+import { orderingTerms } from '../../query/ordering.ts';
 import { ModelReach, readGrant } from '../../query/reach.ts';
 import type { Selection } from '../../query/selection.ts';
 import { fromStored } from '../../workspace/field-codec.ts';
@@ -42,7 +42,7 @@ function rowsAreRecords(selection: Selection): boolean {
  * by the caller for this alone, holding exactly the selected columns) a row that needs no conversion
  * becomes its record as it is, instead of being copied key by key.
  */
-export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[], ownRows = false): JsonObject[] {
+export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[], ownRows = false, cuts?: NestedCuts): JsonObject[] {
   const records =
     ownRows && rowsAreRecords(selection)
       ? (rows as JsonObject[])
@@ -53,8 +53,8 @@ export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]
         });
   if (records.length === 0) return records;
   for (const field of selection.columns) if (field.type === 'file') fillFiles(ctx, field, records);
-  for (const { field, selection: nested } of selection.refs) fillReference(ctx, field, nested, records);
-  for (const relation of selection.reverse) fillReverse(ctx, relation, records);
+  for (const { field, selection: nested } of selection.refs) fillReference(ctx, field, nested, records, cuts);
+  for (const relation of selection.reverse) fillReverse(ctx, selection.model.key, relation, records, cuts);
   return records;
 }
 
@@ -67,11 +67,11 @@ function fillFiles(ctx: RequestContext, field: FieldDef, records: JsonObject[]):
   }
 }
 
-function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, records: JsonObject[]): void {
+function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, records: JsonObject[], cuts?: NestedCuts): void {
   const ids = unique(records.map((record) => record[field.name]));
   const byId = new Map<number, JsonObject>();
   if (ids.length > 0) {
-    for (const record of readNested(ctx, nested, 'id', ids).records) byId.set(record.id as number, record);
+    for (const record of readNested(ctx, nested, 'id', ids, null, cuts).records) byId.set(record.id as number, record);
   }
   for (const record of records) {
     const id = record[field.name];
@@ -80,10 +80,22 @@ function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, 
   }
 }
 
-function fillReverse(ctx: RequestContext, relation: Selection['reverse'][number], records: JsonObject[]): void {
+/**
+ * Which reverse relations left records out (`limits.maxNested`), for the answer's notices:
+ * `<model>.<relation>` -> the parent records that hold more than the window.
+ */
+export type NestedCuts = Map<string, { relation: Selection['reverse'][number]; parents: Set<number> }>;
+
+/**
+ * A reverse relation lists at most `limits.maxNested` records per parent (the first ones in the
+ * related model's ordering), so one parent with 50,000 children costs the same as one with 100; a
+ * notice says which relation was cut (PROTOCOL.md 3.2).
+ */
+function fillReverse(ctx: RequestContext, parentModel: string, relation: Selection['reverse'][number], records: JsonObject[], cuts?: NestedCuts): void {
   const ids = records.map((record) => record.id as number);
   const groups = new Map<number, JsonObject[]>();
-  const { rows, records: children } = readNested(ctx, relation.selection, relation.via.column, ids, relation.via.column);
+  const window = ctx.state.ws.limits.maxNested;
+  const { rows, records: children, cut } = readNested(ctx, relation.selection, relation.via.column, ids, { column: relation.via.column, window }, cuts);
   children.forEach((child, index) => {
     // The parent id comes from the raw row: the child's own `via` may have become a nested record.
     const parent = (rows[index] as Row).__parent;
@@ -93,32 +105,62 @@ function fillReverse(ctx: RequestContext, relation: Selection['reverse'][number]
     group.push(child);
   });
   for (const record of records) record[relation.relation.name] = groups.get(record.id as number) ?? [];
+  if (cut.size > 0 && cuts) {
+    const key = `${parentModel}.${relation.relation.name}`;
+    let entry = cuts.get(key);
+    if (!entry) cuts.set(key, (entry = { relation, parents: new Set() }));
+    for (const parent of cut) entry.parents.add(parent);
+  }
 }
 
-/** One statement for every row of a nested level, within the caller's access to that model. */
+/** One notice per cut relation: how many parent records hold more than the window. */
+export function nestedNotices(cuts: NestedCuts, window: number): string[] {
+  return [...cuts].map(([key, { relation, parents }]) => {
+    const many = parents.size === 1 ? '1 record holds' : `${parents.size} records hold`;
+    return `${key}: ${many} more than ${window} ${relation.selection.model.key} records; each lists its first ${window} (limits.maxNested). Retrieve ${relation.selection.model.key} filtered by ${relation.via.name} to page through the rest.`;
+  });
+}
+
+/**
+ * One statement for every row of a nested level, within the caller's access to that model. With a
+ * `parent` column (a reverse relation) each parent gets at most `window` rows: the statement ranks
+ * each parent's rows in the model's ordering and keeps one past the window to tell that it was cut.
+ */
 function readNested(
   ctx: RequestContext,
   selection: Selection,
   keyColumn: string,
   keys: JsonValue[],
-  parentColumn?: string,
-): { rows: Row[]; records: JsonObject[] } {
+  parent: { column: string; window: number } | null,
+  cuts?: NestedCuts,
+): { rows: Row[]; records: JsonObject[]; cut: Set<number> } {
   const { ws } = ctx.state;
+  const cut = new Set<number>();
   // enterSelection() refused a model the caller may not read before anything ran; this is the same
   // rule, read again here for the rows of it the caller may see.
   const grant = readGrant(ctx, selection.model);
-  if (!grant.allowed) return { rows: [], records: [] };
+  if (!grant.allowed) return { rows: [], records: [], cut };
   const joins = new JoinSet(new ModelReach(ctx, selection.model, grant.scopes));
   const where = compileWhere(ws, selection.model, { scopes: grant.scopes }, joins);
   const keyCondition = `t0.${quote(keyColumn)} IN (SELECT value FROM json_each(?))`;
   const whereSql = where.sql === '' ? `WHERE ${keyCondition}` : `${where.sql} AND ${keyCondition}`;
-  const order = compileOrdering(ws, selection.model, undefined, joins);
+  const order = orderingTerms(ws, selection.model, undefined, joins);
   const from = joins.from();
   const params: SqlParam[] = [...from.params, ...where.params, JSON.stringify(keys)];
-  const parent = parentColumn ? `, t0.${quote(parentColumn)} AS "__parent"` : '';
-  const rows = ctx.sql.all(`SELECT ${selectList(selection)}${parent} ${from.sql} ${whereSql} ${order}`, params);
-  // Rows with a parent column are not records as they are; and their parent ids are read afterwards.
-  return { rows, records: toRecords(ctx, selection, rows, !parentColumn) };
+  if (!parent) {
+    const rows = ctx.sql.all(`SELECT ${selectList(selection)} ${from.sql} ${whereSql} ORDER BY ${order}`, params);
+    return { rows, records: toRecords(ctx, selection, rows, true, cuts), cut };
+  }
+  const via = `t0.${quote(parent.column)}`;
+  const ranked = `SELECT ${selectList(selection)}, ${via} AS "__parent", ROW_NUMBER() OVER (PARTITION BY ${via} ORDER BY ${order}) AS "__rank" ${from.sql} ${whereSql}`;
+  const read = ctx.sql.all(`SELECT * FROM (${ranked}) WHERE "__rank" <= ? ORDER BY "__parent", "__rank"`, [...params, parent.window + 1]);
+  // Rows with a parent column are not records as they are; the one past the window only marks a cut.
+  const rows = read.filter((row) => {
+    if ((row.__rank as number) <= parent.window) return true;
+    cut.add(row.__parent as number);
+    return false;
+  });
+  return { rows, records: toRecords(ctx, selection, rows, false, cuts), cut };
 }
 
 function unique(values: JsonValue[]): JsonValue[] {

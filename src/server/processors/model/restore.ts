@@ -1,6 +1,6 @@
 /**
  * Writes a record copied from another server (`jql-console clone`) under its own id: the create
- * path's value checks and codec (checkValues, toSql, password hashing), the file rows and the event
+ * path's value checks and codec (checkValues, toStored, password hashing), the file rows and the event
  * log (the cache learns of the write from its change triggers), but no hooks and no permission check (the copy belongs to whoever runs the
  * server, as the seed does) and the server-set values (`auto` timestamps) taken from the source.
  * References are checked when the transaction commits (`deferReferenceChecks`), so records may
@@ -47,5 +47,6 @@ export async function restoreRecord(ctx: RequestContext, model: ModelDef, id: nu
   for (const file of files.values()) ctx.state.files.attach(ctx, file);
   const columns = ['id', ...checked.columns.keys()];
   runWrite(ctx, model, `INSERT INTO ${quote(model.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`, [id, ...checked.columns.values()]);
+  // The retrieve cache sees the insert by itself (cache/change-capture.ts).
   ctx.state.mutations.record(ctx.sql, { kind: 'created', namespace: model.key, schema: 'model', id });
 }

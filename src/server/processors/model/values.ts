@@ -3,9 +3,10 @@
  * converts them for SQLite. Every failing field is reported at once, one error per field.
  */
 import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
-import { fail, jqlError, JqlFailure } from '../../errors.ts';
+import { jqlError, JqlFailure } from '../../errors.ts';
 import type { UploadedFile } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
+import { sizeProblem } from '../../query/value-size.ts';
 import { toStored, valueProblem } from '../../workspace/field-codec.ts';
 import type { FieldDef, ModelDef } from '../../workspace/types.ts';
 
@@ -28,14 +29,16 @@ export function checkValues(
   mode: 'create' | 'update',
   now: string,
   uploads: ReadonlyMap<string, string> = new Map(),
+  maxValueBytes = Infinity,
 ): CheckedValues {
   const out: CheckedValues = { columns: new Map(), passwords: new Map(), refs: [] };
+  // Every unknown key and every failing field, one error each (unknown keys first: they are 400s).
   const errors: JqlError[] = [];
   for (const key of Object.keys(data)) {
     const field = model.fields.get(key);
     if (!field || field.hidden) {
       const reason = key === 'id' ? 'id is assigned by the server' : model.relations.has(key) ? `"${key}" is a reverse relation; write it from the other side` : `Unknown field "${key}" on ${model.key}`;
-      fail('unknown_field', reason, { field: key, path: [key] });
+      errors.push(jqlError('unknown_field', reason, { field: key, path: [key] }));
     }
   }
   for (const field of model.fields.values()) {
@@ -58,7 +61,7 @@ export function checkValues(
       continue;
     }
     const value = data[field.name] as JsonValue;
-    const problem = problemWith(field, value);
+    const problem = problemWith(field, value) ?? sizeProblem(value, maxValueBytes);
     if (problem) {
       errors.push(invalid(field, problem));
       continue;

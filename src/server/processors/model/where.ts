@@ -5,6 +5,7 @@
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
+import { ErrorList } from '../../errors.ts';
 import { compileConditions, type Conditions } from '../../query/filter.ts';
 import type { JoinSet } from '../../query/joins.ts';
 import { compileScopes } from '../../query/scope.ts';
@@ -34,14 +35,21 @@ export interface Where {
 export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, joins: JoinSet): Where {
   const sections: Array<{ name: keyof EntryValues; conditions: Conditions; wrap: (sql: string) => string }> = [];
   const plain = (sql: string) => sql;
-  if (input.uniqueObject) sections.push({ name: 'uniqueObject', conditions: compileConditions(ws, model, input.uniqueObject, joins, 'unique_object'), wrap: plain });
-  if (input.filter) sections.push({ name: 'filter', conditions: compileConditions(ws, model, input.filter, joins, 'filter'), wrap: plain });
-  if (input.exclude) {
-    const entries = Object.fromEntries(Object.entries(input.exclude).filter(([, value]) => value !== null));
-    sections.push({ name: 'exclude', conditions: compileConditions(ws, model, entries, joins, 'exclude'), wrap: (sql) => `NOT IFNULL((${sql}), 0)` });
+  // uniqueObject, filter, exclude and search each report all their errors, and together too.
+  const errors = new ErrorList();
+  const { uniqueObject, filter, exclude } = input;
+  if (uniqueObject) errors.check(() => sections.push({ name: 'uniqueObject', conditions: compileConditions(ws, model, uniqueObject, joins, 'unique_object'), wrap: plain }));
+  if (filter) errors.check(() => sections.push({ name: 'filter', conditions: compileConditions(ws, model, filter, joins, 'filter'), wrap: plain }));
+  if (exclude) {
+    const entries = Object.fromEntries(Object.entries(exclude).filter(([, value]) => value !== null));
+    errors.check(() => sections.push({ name: 'exclude', conditions: compileConditions(ws, model, entries, joins, 'exclude'), wrap: (sql) => `NOT IFNULL((${sql}), 0)` }));
   }
   const searchParams: SqlParam[] = [];
-  const search = compileSearch(model, input.search, searchParams);
+  let search: string | null = null;
+  errors.check(() => {
+    search = compileSearch(model, input.search, searchParams);
+  });
+  errors.throwIfAny();
   const scoped = compileScopes(ws, model, input.scopes, joins);
   // The entries, then the search, then the row scope: the order of the parameters too.
   const assemble = (entries: Array<Pick<Conditions, 'sql' | 'params'> & { wrap: (sql: string) => string }>, withSearch: boolean): Where => {

@@ -7,21 +7,21 @@ import { hashPassword } from '../../auth/password.ts';
 import { revokeUserCredentials } from '../../auth/revocation.ts';
 import { SYSTEM_USER_KEY } from '../../workspace/system-user.ts';
 import type { ProcessorOutput, RequestContext, Scopes, UploadedFile } from '../../context.ts';
-import { fail } from '../../errors.ts';
+import { ErrorList, fail } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { quote } from '../../query/paths.ts';
-import { buildSelection } from '../../query/selection.ts';
+import { buildSelection, type Selection } from '../../query/selection.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import type { ModelDef } from '../../workspace/types.ts';
 import { readOne } from './read.ts';
+import { referencesToClear, reportClearedReferences } from './set-null.ts';
 import { checkValues, resolveUploads, type CheckedValues } from './values.ts';
 
 export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(model.permissions, 'create', ctx.user, model.key);
   const writable = { ...data };
   await ctx.state.hooks.run(ctx, model.key, 'before_create', { data: writable });
-  const uploads = resolveUploads(model, meta.fileFieldMapping, ctx.files, writable);
-  const checked = checkValues(model, writable, 'create', new Date().toISOString(), fileIds(uploads));
+  const { checked, uploads, returned } = checkWrite(ctx, model, meta, writable, 'create');
   guardAdminFields(ctx, model, writable);
   await hashPasswords(checked);
   checkRefs(ctx, checked);
@@ -33,7 +33,7 @@ export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedM
       : `INSERT INTO ${quote(model.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
   const id = Number(runWrite(ctx, model, sql, [...checked.columns.values()]).lastInsertRowid);
   if (scopes) ensureInScope(ctx, model, id, scopes);
-  return finish(ctx, model, meta, id, 'created');
+  return finish(ctx, model, returned, id, 'created');
 }
 
 export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
@@ -41,37 +41,56 @@ export async function update(ctx: RequestContext, model: ModelDef, meta: ParsedM
   const id = findId(ctx, model, meta, scopes);
   const writable = { ...data };
   await ctx.state.hooks.run(ctx, model.key, 'before_update', { data: writable, record: { id } });
-  const uploads = resolveUploads(model, meta.fileFieldMapping, ctx.files, writable);
-  const checked = checkValues(model, writable, 'update', new Date().toISOString(), fileIds(uploads));
+  const { checked, uploads, returned } = checkWrite(ctx, model, meta, writable, 'update');
   guardAdminFields(ctx, model, writable);
   await hashPasswords(checked);
   checkRefs(ctx, checked);
   for (const file of uploads.values()) ctx.state.files.attach(ctx, file);
+  // The files this update replaces or clears, released once nothing names them.
+  const fileColumns = [...model.fields.values()].filter((field) => field.type === 'file' && checked.columns.has(field.column)).map((field) => field.column);
+  const replaced = ctx.state.files.heldBy(ctx.sql, model.table, id, fileColumns);
   if (checked.columns.size > 0) {
     const columns = [...checked.columns.keys()];
     const sql = `UPDATE ${quote(model.table)} SET ${columns.map((c) => `${quote(c)} = ?`).join(', ')} WHERE "id" = ?`;
     runWrite(ctx, model, sql, [...checked.columns.values(), id]);
   }
+  ctx.state.files.release(ctx, replaced);
   userWritten(ctx, model, id, checked);
   // A row scope also bounds what an update may turn a row into.
   if (scopes) ensureInScope(ctx, model, id, scopes);
-  return finish(ctx, model, meta, id, 'updated');
+  return finish(ctx, model, returned, id, 'updated');
 }
 
 export async function remove(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(model.permissions, 'delete', ctx.user, model.key);
   const id = findId(ctx, model, meta, scopes);
   await ctx.state.hooks.run(ctx, model.key, 'before_delete', { record: { id } });
+  const files = ctx.state.files.heldBy(ctx.sql, model.table, id);
+  const cleared = referencesToClear(ctx, model, id);
   runWrite(ctx, model, `DELETE FROM ${quote(model.table)} WHERE "id" = ?`, [id]);
   userWritten(ctx, model, id, 'deleted');
   ctx.state.mutations.record(ctx.sql, { kind: 'deleted', namespace: model.key, schema: 'model', id });
+  reportClearedReferences(ctx, cleared);
+  ctx.state.files.release(ctx, files);
   await ctx.state.hooks.run(ctx, model.key, 'after_delete', { record: { id } });
   return { payload: { id }, message: `Deleted ${model.key} ${id}`, extras: {} };
 }
 
-async function finish(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
+/**
+ * Everything a create or update is checked against before it writes: the file parts, the values and
+ * the `return` selection. All their errors come back in one answer, each with its path.
+ */
+function checkWrite(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, data: Record<string, JsonValue>, mode: 'create' | 'update') {
+  const errors = new ErrorList();
+  const uploads = errors.check(() => resolveUploads(model, meta.fileFieldMapping, ctx.files, data)) ?? new Map<string, UploadedFile>();
+  const checked = errors.check(() => checkValues(model, data, mode, new Date().toISOString(), fileIds(uploads), ctx.state.ws.limits.maxValueBytes));
+  const returned = errors.check(() => buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']));
+  errors.throwIfAny();
+  return { uploads, checked: checked as CheckedValues, returned: returned as Selection };
+}
+
+async function finish(ctx: RequestContext, model: ModelDef, selection: Selection, id: number, kind: 'created' | 'updated'): Promise<ProcessorOutput> {
   ctx.state.mutations.record(ctx.sql, { kind, namespace: model.key, schema: 'model', id });
-  const selection = buildSelection(ctx.state.ws, model, meta.return ?? null, ['__meta__', 'return']);
   const record: JsonObject = readOne(ctx, model, { uniqueObject: { id } }, selection, null, ['__meta__', 'return']);
   await ctx.state.hooks.run(ctx, model.key, kind === 'created' ? 'after_create' : 'after_update', { record });
   return { payload: record, message: `${kind === 'created' ? 'Created' : 'Updated'} ${model.key} ${id}`, extras: {} };

@@ -3,7 +3,7 @@
 // string never matches a number, `true` never matches 1, and `gt` never orders strings above numbers.
 import type { FilterLookup, JsonValue } from '../../../shared/protocol.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
-import { fail, type ErrorPath } from '../../errors.ts';
+import { ErrorList, fail, type ErrorPath } from '../../errors.ts';
 import { TEXT_LOOKUPS, textMatch } from '../../query/text-match.ts';
 import { splitLookup, targetOf, type ReservedKey, type Target } from './paths.ts';
 
@@ -14,14 +14,21 @@ export interface Conditions {
 
 export function compileConditions(entries: Record<string, JsonValue>, section: string): Conditions {
   const out: Conditions = { sql: [], params: [] };
+  // Every bad entry is reported with its path; a failing entry leaves no parameter behind.
+  const errors = new ErrorList();
   for (const [key, value] of Object.entries(entries)) {
-    const errorPath: ErrorPath = [section, key];
-    const { path, lookup } = splitLookup(key, errorPath);
-    const target = targetOf(path, errorPath);
-    const where = { key, errorPath };
-    const lookupName = lookup ?? 'exact';
-    out.sql.push(target.kind === 'column' ? columnCondition(target.column, lookupName, value, out.params, where) : documentCondition(target, lookupName, value, out.params, where));
+    errors.check(() => {
+      const errorPath: ErrorPath = [section, key];
+      const { path, lookup } = splitLookup(key, errorPath);
+      const target = targetOf(path, errorPath);
+      const where = { key, errorPath };
+      const lookupName = lookup ?? 'exact';
+      const params: SqlParam[] = [];
+      out.sql.push(target.kind === 'column' ? columnCondition(target.column, lookupName, value, params, where) : documentCondition(target, lookupName, value, params, where));
+      out.params.push(...params);
+    });
   }
+  errors.throwIfAny();
   return out;
 }
 

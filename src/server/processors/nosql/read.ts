@@ -5,7 +5,7 @@ import { extrasOfHit } from '../../cache/answer-cache.ts';
 import { cacheKeyOf } from '../../cache/cache-key.ts';
 import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
-import { fail, invalidRequest } from '../../errors.ts';
+import { checkAll, fail, invalidRequest } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { paging } from '../../query/paging.ts';
 import { scopeReads } from '../../query/reach.ts';
@@ -22,10 +22,13 @@ export function retrieve(ctx: RequestContext, collection: CollectionDef, meta: P
   const cached = meta.cache ? ctx.state.cache.open(ctx, cacheKeyOf(ctx, meta, data)) : null;
   if (cached?.hit) return { payload: cached.hit.payload, extras: extrasOfHit(cached.hit, meta.draw) };
   const { limit, offset, notices } = paging(ctx, meta);
-  const selection = selectionOf(data, meta.exclude, []);
-  const where = compileWhere(collection.key, { ...meta, scopes });
   const orderParams: SqlParam[] = [];
-  const order = compileOrdering(meta.ordering, orderParams);
+  // The selection, filters and ordering report all their errors in one answer.
+  const [selection, where, order] = checkAll(
+    () => selectionOf(data, meta.exclude, []),
+    () => compileWhere(collection.key, { ...meta, scopes }),
+    () => compileOrdering(meta.ordering, orderParams),
+  );
   const rows = limit === 0 ? [] : ctx.sql.all(`SELECT ${ROW_COLUMNS} ${FROM} ${where.sql} ${order} LIMIT ? OFFSET ?`, [...where.params, ...orderParams, limit, offset]);
   // A short, non-empty page (or a short first page) already tells how many documents match.
   const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);

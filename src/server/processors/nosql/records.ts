@@ -3,7 +3,7 @@
 // Document keys are copied as stored, never renamed, and set as own data (a `__proto__` key is data).
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { Row } from '../../db/sql-session.ts';
-import { invalidRequest, type ErrorPath } from '../../errors.ts';
+import { ErrorList, invalidRequest, type ErrorPath } from '../../errors.ts';
 import { defineKey } from '../../query/normalize.ts';
 
 export const ROW_COLUMNS = 'd."id", d.body, d.created_at, d.updated_at';
@@ -16,9 +16,11 @@ export interface Selection {
 
 export function selectionOf(data: Record<string, JsonValue> | null | undefined, exclude: Record<string, JsonValue> | undefined, errorPath: ErrorPath): Selection {
   const entries = Object.entries(data ?? {});
+  const errors = new ErrorList();
   for (const [key, value] of entries) {
-    if (value !== null) invalidRequest(`Selecting "${key}": a collection selects top-level keys with null`, [...errorPath, key]);
+    if (value !== null) errors.check(() => invalidRequest(`Selecting "${key}": a collection selects top-level keys with null`, [...errorPath, key]));
   }
+  errors.throwIfAny();
   const omit = new Set<string>();
   for (const [key, value] of Object.entries(exclude ?? {})) if (value === null && key !== 'id') omit.add(key);
   return { keys: entries.length === 0 ? null : entries.map(([key]) => key), omit };

@@ -34,5 +34,6 @@ export function restoreDocument(ctx: RequestContext, collection: CollectionDef, 
     if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new JqlFailure([jqlError('conflict', `${collection.key}: another document already has id ${id as number}`)]);
     throw error;
   }
+  // The retrieve cache sees the insert by itself (cache/change-capture.ts).
   ctx.state.mutations.record(ctx.sql, { kind: 'created', namespace: collection.key, schema: 'nosql', id: id as number });
 }

@@ -8,6 +8,7 @@ import { Database } from '../../db/database.ts';
 import { SqlSession, untracked, type SqlRunner } from '../../db/sql-session.ts';
 import { fail, JqlFailure } from '../../errors.ts';
 import { parseMeta } from '../../query/meta.ts';
+import { DEFAULT_LIMITS } from '../../workspace/limits.ts';
 import type { CollectionDef, Workspace } from '../../workspace/types.ts';
 import { ensureNosqlTables, runNosql } from './index.ts';
 
@@ -39,7 +40,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
   const ws: Workspace = {
     name: 'test',
     file: null,
-    limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 1 << 20, maxBodyBytes: 1 << 20, maxStreamEvents: 100, cacheEntries: 100, cacheBytes: 1 << 20, requestsPerMinute: 0, ...options.limits },
+    limits: { ...DEFAULT_LIMITS, maxStreamEvents: 100, cacheEntries: 100, cacheBytes: 1 << 20, ...options.limits },
     apps: new Map([['chat', { name: 'chat', models: new Map(), collections: new Map([['Message', collection]]) }]]),
     models: new Map(),
     collections: new Map([[NAMESPACE, collection]]),
@@ -74,7 +75,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
     basePath: '',
     version: 'test',
     access: control,
-    files: { describe: () => new Map(), attach: () => undefined, signedUrl: () => fail('internal_error', 'Not used by collections') },
+    files: { describe: () => new Map(), attach: () => undefined, signedUrl: () => fail('internal_error', 'Not used by collections'), heldBy: () => [], release: () => undefined },
     fileStore: {} as ServerState['fileStore'],
     mutations: { record: (_sql, event) => events.push(event) },
     hooks: { has: () => false, run: async () => undefined },

@@ -4,6 +4,7 @@
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
+import { ErrorList } from '../../errors.ts';
 import { textMatch } from '../../query/text-match.ts';
 import { compileConditions, type Conditions } from './conditions.ts';
 
@@ -28,16 +29,24 @@ export function compileWhere(collection: string, input: WhereInput): Where {
     parts.push(wrap(conditions.sql.join(' AND ')));
     params.push(...conditions.params);
   };
-  if (input.uniqueObject) add(compileConditions(input.uniqueObject, 'unique_object'), (sql) => sql);
-  if (input.filter) add(compileConditions(input.filter, 'filter'), (sql) => sql);
-  if (input.exclude) {
-    const entries = Object.fromEntries(Object.entries(input.exclude).filter(([, value]) => value !== null));
-    add(compileConditions(entries, 'exclude'), (sql) => `NOT IFNULL((${sql}), 0)`);
+  // uniqueObject, filter, exclude and search each report all their errors, and together too.
+  const errors = new ErrorList();
+  const { uniqueObject, filter, exclude, search } = input;
+  if (uniqueObject) errors.check(() => add(compileConditions(uniqueObject, 'unique_object'), (sql) => sql));
+  if (filter) errors.check(() => add(compileConditions(filter, 'filter'), (sql) => sql));
+  if (exclude) {
+    const entries = Object.fromEntries(Object.entries(exclude).filter(([, value]) => value !== null));
+    errors.check(() => add(compileConditions(entries, 'exclude'), (sql) => `NOT IFNULL((${sql}), 0)`));
   }
-  if (input.search) {
-    // Every string value at any depth of the document; keys and the timestamps are not searched.
-    parts.push(`EXISTS (SELECT 1 FROM json_tree(d.body) AS t WHERE t.type = 'text' AND ${textMatch('t.value', 'icontains', input.search, params)})`);
+  if (search) {
+    errors.check(() => {
+      // Every string value at any depth of the document; keys and the timestamps are not searched.
+      const local: SqlParam[] = [];
+      parts.push(`EXISTS (SELECT 1 FROM json_tree(d.body) AS t WHERE t.type = 'text' AND ${textMatch('t.value', 'icontains', search, local)})`);
+      params.push(...local);
+    });
   }
+  errors.throwIfAny();
   if (input.scopes) {
     // Union of the caller's grants: a document is reachable when it matches any one scope.
     const alternatives = input.scopes.map((scope) => {

@@ -6,6 +6,7 @@ import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import { fail, JqlFailure, jqlError } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { defineKey } from '../../query/normalize.ts';
+import { sizeProblem } from '../../query/value-size.ts';
 import type { CollectionDef } from '../../workspace/types.ts';
 import { RESERVED_KEYS } from './paths.ts';
 import { inScope, readOne } from './read.ts';
@@ -14,7 +15,7 @@ import { DOCUMENTS_TABLE } from './tables.ts';
 
 export function create(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(collection.permissions, 'create', ctx.user, collection.key);
-  refuseReservedKeys(data);
+  checkDocument(ctx, data);
   return ctx.state.db.transaction(async () => {
     const now = new Date().toISOString();
     const body = JSON.stringify(data);
@@ -26,7 +27,7 @@ export function create(ctx: RequestContext, collection: CollectionDef, meta: Par
 
 export function update(ctx: RequestContext, collection: CollectionDef, meta: ParsedMeta, data: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const scopes = ctx.state.access.check(collection.permissions, 'update', ctx.user, collection.key);
-  refuseReservedKeys(data);
+  checkDocument(ctx, data);
   return ctx.state.db.transaction(async () => {
     const row = readOne(ctx, collection, meta, scopes);
     const document = JSON.parse(row.body as string) as JsonObject;
@@ -35,6 +36,10 @@ export function update(ctx: RequestContext, collection: CollectionDef, meta: Par
     const id = row.id as number;
     const now = new Date().toISOString();
     const body = JSON.stringify(document);
+    // Each key fitted on its own; the merged document must fit too.
+    const bytes = Buffer.byteLength(body, 'utf8');
+    const max = ctx.state.ws.limits.maxValueBytes;
+    if (bytes > max) fail('validation_error', `The updated document would be ${bytes} bytes; a document may hold at most ${max} bytes (limits.maxValueBytes)`);
     ctx.sql.run(`UPDATE ${DOCUMENTS_TABLE} SET body = ?, updated_at = ? WHERE id = ?`, [body, now, id]);
     // A row scope also bounds what an update may turn a document into.
     ensureInScope(ctx, collection, id, scopes);
@@ -69,10 +74,23 @@ function ensureInScope(ctx: RequestContext, collection: CollectionDef, id: numbe
   if (scopes && !inScope(ctx, collection, id, scopes)) fail('forbidden', `This ${collection.key} would fall outside the documents you may change`);
 }
 
-/** The server assigns `id` and the timestamps; one error per offending key. */
-function refuseReservedKeys(data: Record<string, JsonValue>): void {
+/**
+ * The server assigns `id` and the timestamps, and a document is a `json` value bounded by
+ * `limits.maxValueBytes` (PROTOCOL.md 3.2): one error per offending key, or one for the whole document.
+ */
+function checkDocument(ctx: RequestContext, data: Record<string, JsonValue>): void {
   const errors = RESERVED_KEYS.filter((key) => Object.hasOwn(data, key)).map((key) =>
     jqlError('validation_error', `${key}: assigned by the server, it cannot be written`, { field: key, path: [key] }),
   );
+  const max = ctx.state.ws.limits.maxValueBytes;
+  const oversized = Object.entries(data).flatMap(([key, value]) => {
+    const problem = sizeProblem(value, max);
+    return problem ? [jqlError('validation_error', `${key} ${problem}`, { field: key, path: [key] })] : [];
+  });
+  errors.push(...oversized);
+  if (oversized.length === 0) {
+    const problem = sizeProblem(data, max);
+    if (problem) errors.push(jqlError('validation_error', `The document ${problem}`));
+  }
   if (errors.length > 0) throw new JqlFailure(errors);
 }

@@ -1,0 +1,53 @@
+/**
+ * The first two steps of every JQL request, shared by POST and by PUT's check before it stores a
+ * file (PROTOCOL.md 4, 7, 9.1): read the body's shape (a single query or named subqueries) and find
+ * out who is calling from the presented credentials.
+ */
+import type { JsonValue } from '../../shared/protocol.ts';
+import type { Credentials } from '../auth/identify.ts';
+import type { ServerState } from '../context.ts';
+import { JqlFailure } from '../errors.ts';
+import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { readRootMeta, type RootMeta } from './run-multi.ts';
+
+export interface RequestShape {
+  body: Record<string, JsonValue>;
+  /** A query with `__meta__` at the root; otherwise named subqueries under `root`. */
+  single: boolean;
+  root: RootMeta | null;
+  authClass?: 'jwt' | 'session';
+}
+
+export type Caller = Awaited<ReturnType<ServerState['identity']['identify']>>;
+
+/** Throws a 400 for a body that is neither a query nor a valid multi-query. */
+export function readRequestShape(state: ServerState, body: JsonValue): RequestShape {
+  if (!isPlainObject(body)) {
+    throw new JqlFailure([{ code: 'invalid_request', message: 'The body must be a JSON object: a query with __meta__, or named subqueries' }]);
+  }
+  const single = Object.hasOwn(body, '__meta__');
+  const root = single ? null : readRootMeta(body, state.ws.limits.maxQueriesPerRequest);
+  return { body, single, root, authClass: single ? authClassOf(body.__meta__) : root?.authenticationClass };
+}
+
+/** The caller, or (in `error`) why the presented credential is refused; no credential is anonymous. */
+export async function identifyCaller(state: ServerState, shape: RequestShape, credentials: Credentials): Promise<Caller> {
+  // A request that presents no credential is anonymous: no need to go through identify().
+  const presented = Boolean(credentials.authorization || credentials.cookie || credentials.localAdmin);
+  const caller: Caller = presented ? await state.identity.identify(credentials, shape.authClass) : { user: null, credential: {} };
+  // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
+  if (caller.error && shape.single && isLogin(shape.body.__meta__)) caller.error = undefined;
+  return caller;
+}
+
+function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
+  if (!isPlainObject(meta)) return undefined;
+  for (const [key, value] of Object.entries(meta)) {
+    if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
+  }
+  return undefined;
+}
+
+function isLogin(meta: JsonValue | undefined): boolean {
+  return isPlainObject(meta) && meta.namespace === 'system.User' && meta.intent === 'login';
+}
