@@ -205,21 +205,34 @@ function compileOne(
         })()
       : null;
   /** The statement and parameters for these values; on a plan (`planned`), throws for a value it does not take. */
-  const statement = (values: EntryValues, planned = false): { sql: string; params: SqlParam[] } => {
+  const statement = (values: EntryValues, planned = false): OneStatement => {
     const valueId = byId ? plainId(values.uniqueObject[0]) : null;
-    if (valueId !== null) return { sql: byIdSql(model, selection), params: [valueId] };
+    if (valueId !== null) return { sql: byIdSql(model, selection), params: [valueId], byKey: true };
     if (where && !planned) return { sql: where.sql, params: [...where.fromParams, ...where.clause.params] };
     if (where?.clause.rebind) return { sql: where.sql, params: [...where.fromParams, ...where.clause.rebind(values).params] };
     // A plan made for integer ids, given another value: the full path answers it.
     return invalidRequest('uniqueObject.id is not an integer', ['__meta__', 'unique_object']);
   };
-  const read = (ctx: RequestContext, { sql, params }: { sql: string; params: SqlParam[] }, cuts?: NestedCuts): JsonObject => {
-    const rows: Row[] = ctx.sql.all(sql, params);
+  const read = (ctx: RequestContext, { sql, params, byKey }: OneStatement, cuts?: NestedCuts): JsonObject => {
+    // A primary key matches one row at most: read it alone (the statement stays the one the full
+    // query would run, LIMIT 2 included, so the same text is prepared and traced).
+    let rows: Row[];
+    if (byKey) {
+      const row = ctx.sql.get(sql, params);
+      rows = row ? [row] : [];
+    } else rows = ctx.sql.all(sql, params);
     if (rows.length === 0) fail('not_found', `No ${model.key} matches uniqueObject`, { path: ['__meta__', 'unique_object'] });
     if (rows.length > 1) invalidRequest(`uniqueObject matches more than one ${model.key}; it is not unique`, ['__meta__', 'unique_object']);
     return toRecords(ctx, selection, rows, true, cuts)[0] as JsonObject;
   };
   return { reach, statement, read, plannable: byId || Boolean(where?.clause.rebind) };
+}
+
+/** What readOne runs for a request's values; `byKey` when it reads by the primary key. */
+interface OneStatement {
+  sql: string;
+  params: SqlParam[];
+  byKey?: boolean;
 }
 
 /** `uniqueObject: {"id": …}` alone, with no filter, exclude or row scope. */
