@@ -1,7 +1,8 @@
 /**
  * Reproduce locally: a tab on a remote (production, read-only) connection is copied into a local
  * server by the console's own server, opened on the new `local` connection, and the Diff view
- * finds both answers the same.
+ * finds both answers the same. The page never receives the copy's local admin credential: it
+ * reaches the copy through the console's own server, with its launch cookie only.
  */
 import { expect, REMOTE_ADMIN, test } from './fixtures/test.ts';
 import { DiffPage } from './pages/diff-page.ts';
@@ -20,6 +21,12 @@ const QUERY = {
 test('reproduces a remote tab locally and the diff shows no change', async ({ app, page, remoteServer }) => {
   const reproduce = new ReproducePage(page);
   const diff = new DiffPage(page);
+  const answers: Array<Promise<string>> = [];
+  page.on('response', (response) => answers.push(response.text().catch(() => '')));
+  const toCopy: Array<{ url: string; authorization: string | undefined }> = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/local/copies/')) toCopy.push({ url: request.url(), authorization: request.headers().authorization });
+  });
   // Arrange: the query on the customer's (production) server.
   await app.addConnection('Customer', remoteServer.url, REMOTE_ADMIN);
   await expect(app.connectionKind('Customer')).toContainText('production');
@@ -46,6 +53,14 @@ test('reproduces a remote tab locally and the diff shows no change', async ({ ap
   const filtered = await diff.extras.getByRole('row', { name: /filtered/ }).getByRole('cell').allInnerTexts();
   expect(Number(filtered[0])).toBeGreaterThan(25);
   expect(filtered[0]).toBe(filtered[1]);
+
+  // The copy was asked on the console's own origin, and nothing the page sent or got holds a credential of it.
+  expect(toCopy.length).toBeGreaterThan(0);
+  for (const request of toCopy) {
+    expect(new URL(request.url).origin).toBe(new URL(page.url()).origin);
+    expect(request.authorization).toBeUndefined();
+  }
+  for (const text of await Promise.all(answers)) expect(text).not.toMatch(/localAdminToken/);
 });
 
 test('says why a tab cannot be reproduced, and offers it only on remote connections', async ({ app, page, remoteServer }) => {

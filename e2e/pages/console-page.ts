@@ -60,6 +60,14 @@ export class ConsolePage {
   get newTabButton(): Locator {
     return this.page.getByRole('button', { name: 'New tab' });
   }
+  /** The bar above the editor: connection, templates, format… and Run. */
+  get queryToolbar(): Locator {
+    return this.page.getByTestId('query-toolbar');
+  }
+  /** The controls and badges of that bar, each a box on one of its rows. */
+  get queryToolbarItems(): Locator {
+    return this.queryToolbar.locator('button, select, [data-testid="run-target"]');
+  }
   get runButton(): Locator {
     return this.page.getByRole('button', { name: /^(Run|Running…) (Ctrl|⌘)/ });
   }
@@ -99,9 +107,32 @@ export class ConsolePage {
   get docsPage(): Locator {
     return this.page.getByTestId('docs-page');
   }
+  /** The list of the page's sections beside it, where the view has the room. */
+  get docsContents(): Locator {
+    return this.page.getByRole('navigation', { name: 'Contents' });
+  }
   /** A section heading of the Docs view, by its anchor. */
   docsHeading(anchor: string): Locator {
     return this.docsPage.locator(`[id="${anchor}"]`);
+  }
+
+  // Saving a tab into a collection (Ctrl/Cmd+S)
+  get saveDialog(): Locator {
+    return this.page.getByTestId('save-dialog');
+  }
+  get saveInto(): Locator {
+    return this.saveDialog.getByLabel('Save into');
+  }
+  get saveName(): Locator {
+    return this.saveDialog.getByLabel('Query name');
+  }
+  get savePath(): Locator {
+    return this.saveDialog.getByTestId('save-path');
+  }
+  /** Ctrl/Cmd+S with the caret in the editor. */
+  async saveTab(): Promise<void> {
+    await this.editor.locator('.view-lines').click();
+    await this.page.keyboard.press('ControlOrMeta+S');
   }
 
   // Safety: kinds, read-only mode, Cancel
@@ -147,6 +178,14 @@ export class ConsolePage {
   subquery(name: string): Locator {
     return this.page.getByRole('tablist', { name: 'Subqueries' }).getByRole('tab', { name: new RegExp(`^${name}`) });
   }
+  /** The line of the response's status, time and size, with its actions. */
+  get responseHeader(): Locator {
+    return this.status.locator('xpath=..');
+  }
+  /** The bar on top of a view other than Query (its name, hint and connection picker). */
+  viewHeader(name: string): Locator {
+    return this.viewPanel(name).getByTestId('view-head');
+  }
   get extras(): Locator {
     return this.page.getByTestId('extras-summary');
   }
@@ -164,6 +203,23 @@ export class ConsolePage {
   }
   get errorsList(): Locator {
     return this.page.getByTestId('errors-list');
+  }
+  get rawBody(): Locator {
+    return this.page.getByTestId('raw-body');
+  }
+  /** The search bar of the response pane (Ctrl/Cmd+F there). */
+  get responseSearch(): Locator {
+    return this.page.getByRole('search', { name: 'Search the response' });
+  }
+  get responseSearchInput(): Locator {
+    return this.responseSearch.getByRole('searchbox', { name: 'Search the response' });
+  }
+  get searchCount(): Locator {
+    return this.responseSearch.getByTestId('search-count');
+  }
+  /** The table cell or tree row of the current match. */
+  get currentMatch(): Locator {
+    return this.page.locator('[data-match="current"]');
   }
   get sqlStatements(): Locator {
     return this.page.getByTestId('sql-statement');

@@ -36,6 +36,9 @@ export class DiffPage {
   get summary(): Locator {
     return this.root.getByRole('status');
   }
+  get panel(): Locator {
+    return this.root.getByRole('region', { name: 'Diff' });
+  }
   get timing(): Locator {
     return this.root.getByRole('table', { name: 'Timing' });
   }

@@ -17,6 +17,9 @@ export class FoldersPage {
   detail(name: string): Locator {
     return this.root.getByRole('group', { name: `Request ${name}` });
   }
+  openInTab(name: string): Promise<void> {
+    return this.detail(name).getByRole('button', { name: 'Open in tab' }).click();
+  }
   assertionValue(n: number): Locator {
     return this.root.getByLabel(`Assertion ${n} value`);
   }

@@ -40,6 +40,17 @@ export class StreamsPage {
   get log(): Locator {
     return this.root.getByRole('table', { name: 'Event log' });
   }
+  logColumn(name: string): Locator {
+    return this.log.getByRole('columnheader', { name, exact: true });
+  }
+  /** The record id cell of an event row (the fifth column). */
+  recordIdCell(row: Locator): Locator {
+    return row.locator(':scope > span').nth(4);
+  }
+  /** A marker row's text (the cell after its time). */
+  markerText(row: Locator): Locator {
+    return row.locator(':scope > span').nth(1);
+  }
   /** Event rows (not markers) of the log. */
   get events(): Locator {
     return this.log.locator('[role="row"][data-seq]');

@@ -3,6 +3,7 @@
  * each answer differs from the documented one. Values an answer captures (`{{token}}`) are kept for
  * the examples after it, as a reader running them in order would keep them.
  */
+import { request as httpRequest } from 'node:http';
 import WebSocket from 'ws';
 import { matchJson, matchText, ANY } from './answer-match.ts';
 import { substitute, type Example, type HttpAnswer, type HttpRequest, type StreamLine } from './examples.ts';
@@ -34,7 +35,9 @@ export class ExampleRunner {
     let body: string | undefined = request.body.trim() === '' ? undefined : substitute(request.body, this.values);
     // Multipart bodies are written with plain line breaks in the docs; on the wire they are CRLF.
     if (body !== undefined && /^multipart\//.test(headers.get('content-type') ?? '')) body = body.replace(/\r?\n/g, '\r\n');
-    const response = await fetch(`${this.baseUrl}${substitute(request.path, this.values)}`, { method: request.method, headers, body, redirect: 'manual' });
+    const url = `${this.baseUrl}${substitute(request.path, this.values)}`;
+    // fetch() writes its own Host: a request that names one goes out as written, through node:http.
+    const response = headers.has('host') ? await sendAsWritten(url, request.method, headers, body) : await fetch(url, { method: request.method, headers, body, redirect: 'manual' });
     const text = await response.text();
     const problems: string[] = [];
     if (response.status !== answer.status) problems.push(`status: expected ${answer.status}, got ${response.status} (${text.slice(0, 300)})`);
@@ -119,6 +122,25 @@ export class ExampleRunner {
     }
     return problems;
   }
+}
+
+/** An HTTP request with exactly the given headers (`Host` included), answered as fetch() answers. */
+function sendAsWritten(url: string, method: string, headers: Headers, body: string | undefined): Promise<{ status: number; headers: Headers; text(): Promise<string> }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers: Object.fromEntries(headers), setHost: false }, (incoming) => {
+      let text = '';
+      incoming.setEncoding('utf8');
+      incoming.on('data', (chunk: string) => (text += chunk));
+      incoming.on('end', () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(incoming.headers)) for (const one of [value ?? []].flat()) answer.append(name, one);
+        resolve({ status: incoming.statusCode ?? 0, headers: answer, text: async () => text });
+      });
+    });
+    outgoing.on('error', reject);
+    if (body !== undefined) outgoing.write(body);
+    outgoing.end();
+  });
 }
 
 /** A socket whose messages wait in a queue until an example reads them. */

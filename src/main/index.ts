@@ -22,6 +22,7 @@ import { EmbeddedServer, type StartServerFn } from './embedded-server.ts';
 import { openExternalChecked, UserGesture } from './external-open.ts';
 import { appHandlers } from './ipc/app-handlers.ts';
 import { cloneHandlers } from './ipc/clone-handlers.ts';
+import { holdLocalCopies } from './connections/local-copies.ts';
 import { SqliteHistoryStore } from './history/sqlite-history-store.ts';
 import { connectionHandlers } from './ipc/connection-handlers.ts';
 import { fileHandlers } from './ipc/file-handlers.ts';
@@ -130,7 +131,10 @@ const embedded = new EmbeddedServer({
 /** "Reproduce locally": copies go under the user's data folder, each served like the embedded server. */
 const clones = new CloneJobs({
   root: join(userData, 'clones'),
-  serve: (copy) => startServer({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false }),
+  serve: (copy) => startServer({ ...copy, host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false }),
+  // The copy's local admin token goes to the vault, like the embedded server's: the page gets its
+  // connection id and signs nothing itself.
+  onServed: holdLocalCopies({ registry, vault }),
 });
 
 async function openWorkspace(path: string | null): Promise<void> {

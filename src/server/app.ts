@@ -27,6 +27,7 @@ import { isLocalAdminRequest } from './http/local-admin-request.ts';
 import { collectionsRoute } from './collections/collections-route.ts';
 import type { CloneJobs } from './clone/clone-jobs.ts';
 import { cloneRoute } from './clone/clone-route.ts';
+import { copyProxyRoute } from './clone/copy-proxy.ts';
 
 export interface AppOptions extends StateOptions {
   /** The address the server listens on (default 127.0.0.1): a loopback one answers loopback Hosts only. */
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   if (options.clones) {
     const jobs = options.clones;
     await app.register(cloneRoute, { prefix: state.basePath, state, jobs });
+    await app.register(copyProxyRoute, { prefix: state.basePath, state, jobs });
     app.addHook('onClose', () => jobs.close());
   }
   return { app, state, listener };

@@ -82,7 +82,7 @@ export function normalizeBasePath(raw: string): string {
 async function serve(args: string[]): Promise<void> {
   const options = parseServeArgs(args);
   // The browser-mode console's "Reproduce locally": copies go under the data directory.
-  const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy }) : undefined;
+  const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy, basePath: options.basePath ?? '' }) : undefined;
   const server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
   console.log(`JQL server listening on ${server.url}`);
   // The only way in as the local admin: a key made for this start (WORKSPACE.md "The local admin").
@@ -101,8 +101,11 @@ async function serve(args: string[]): Promise<void> {
   process.on('SIGTERM', stop);
 }
 
-/** A server on a copy made by "Reproduce locally": loopback only, a free port, its own local admin. */
-const serveCopy: ServeCopy = (copy) => start({ workspace: copy.workspace, dataDir: copy.dataDir, host: '127.0.0.1', port: 0, localAdmin: true, cors: copy.cors, env: {}, logger: { level: 'warn' } });
+/**
+ * A server on a copy made by "Reproduce locally": loopback only, a free port, its own local admin, no
+ * console page and no CORS: the console's page reaches it through this server (clone/copy-proxy.ts).
+ */
+const serveCopy: ServeCopy = (copy) => start({ ...copy, host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false, env: {}, logger: { level: 'warn' } });
 
 async function userAdd(args: string[]): Promise<void> {
   const { values } = parseArgs({

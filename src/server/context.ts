@@ -10,6 +10,8 @@ import type { FieldDef, Permissions, Workspace } from './workspace/types.ts';
 
 import type { Credentials, CredentialProof } from './auth/identify.ts';
 import type { LocalAdminKeys } from './auth/local-admin.ts';
+import type { LoginThrottle } from './auth/login-throttle.ts';
+import type { PasswordChecks } from './auth/password-checks.ts';
 import type { AuthUser } from './auth/user.ts';
 
 export type { AuthUser };
@@ -116,6 +118,8 @@ export interface ServerState {
   mutations: MutationSink;
   hooks: HookRunner;
   identity: IdentityService;
+  /** Failed logins per (client, username), in memory: throttling is about a burst of guesses (PROTOCOL.md 4). */
+  loginThrottle: LoginThrottle;
   controllers: Map<string, ControllerDef>;
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
   dispatch(ctx: RequestContext, document: Record<string, JsonValue>): Promise<ProcessorOutput>;
@@ -179,6 +183,8 @@ export interface RequestContext {
   cookies: CookieChange[];
   /** File parts of a multipart request, by part name (PROTOCOL.md 9). */
   files: Map<string, UploadedFile>;
+  /** The passwords of the request's logins, verified before it took the write gate (system/login-query.ts). */
+  passwordChecks?: PasswordChecks;
 }
 
 export interface UploadedFile {

@@ -90,4 +90,4 @@ export function workspaceCodeFiles(file: string): string[] {
 /** SQLite for the desktop app's own stores (history, documents): the server's one door to the driver. */
 export { openDatabase, type Sqlite } from './db/database.ts';
 /** "Reproduce locally": clone jobs whose copies a given `serve` function starts (Electron main, `serve`). */
-export { CloneJobs, type ServeCopy } from './clone/clone-jobs.ts';
+export { CloneJobs, type ServeCopy, type ServedCopy } from './clone/clone-jobs.ts';

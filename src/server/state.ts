@@ -9,6 +9,7 @@ import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
 import { createLocalAdmin } from './auth/local-admin.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
 import { loadSecret } from './auth/secret.ts';
 import { AnswerCache } from './cache/answer-cache.ts';
 import { installChangeCapture } from './cache/change-capture.ts';
@@ -95,6 +96,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       mutations,
       hooks: await loadHooks(ws),
       identity: createIdentityService(db, secret, () => state.localAdmin),
+      loginThrottle: new LoginThrottle(),
       controllers: new Map(),
       dispatch: dispatchInner,
       cache: new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }),

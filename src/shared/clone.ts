@@ -44,13 +44,25 @@ export interface CloneProgress {
   rateLimitedMs?: number;
 }
 
-/** A local connection to the copy, served by a server the console's own server (or main) started. */
+/**
+ * A local connection to the copy, served by a server the console's own server (or main) started. It
+ * carries no credential: the copy's local admin credential never reaches the page (WORKSPACE.md "The
+ * local admin"). Whoever started the copy holds it and signs the page's requests to the copy: main in
+ * the desktop app (the copy is in its connection registry under `connectionId`), the console's own
+ * server in browser mode (`url` is then a path of that server, which forwards to the copy for its
+ * launch cookie's holder: COPY_PATH).
+ */
 export interface CloneConnection {
   name: string;
   url: string;
-  /** The copy's local admin token, for the new connection (the copy's data are the user's own). */
-  localAdminToken: string;
+  /** The id of the copy's connection, under which main (or the console's server) holds its credential. */
+  connectionId: string;
   dataDir: string;
+}
+
+/** Where a copy is served under a server's base path: its server's own base path, and the console's path to it. */
+export function copyPath(basePath: string, connectionId: string): string {
+  return `${basePath}/local/copies/${encodeURIComponent(connectionId)}`;
 }
 
 export type CloneJobStatus =

@@ -166,6 +166,10 @@ export interface WorkspaceLimits {
   maxAnswerBytes?: number;
   maxNested?: number;
   maxUploadBytes?: number;
+  /** Events a stream subscription replays at most (PROTOCOL.md 10). */
+  maxStreamEvents?: number;
+  /** JQL requests per client per minute; 0 when there is no such limit. */
+  requestsPerMinute?: number;
 }
 
 export interface DescribeApp {

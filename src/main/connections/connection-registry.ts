@@ -1,8 +1,8 @@
 /**
  * Main's registry of connections (issue 21.3): id, origin, authentication class and answer limit.
  * The page tells main about its connections; main decides where a request for one may go (its
- * origin only) and which credential rides along. The embedded connection is main's own: the page can
- * change its answer limit and nothing else. Kept in a small file under userData, so that after a
+ * origin only) and which credential rides along. The embedded connection and the local copies that
+ * "Reproduce locally" made are main's own: the page can change their answer limit and nothing else. Kept in a small file under userData, so that after a
  * restart a connection whose origin the page names differently loses its token and cookies instead
  * of carrying them to the new origin.
  */
@@ -14,7 +14,8 @@ import type { TextFile } from '../text-file.ts';
 
 export interface RegisteredConnection {
   id: string;
-  kind: 'embedded' | 'remote';
+  /** `local`: a copy main serves (shared/clone.ts); like `embedded`, never saved: it lasts as long as its server. */
+  kind: 'embedded' | 'remote' | 'local';
   /** `scheme://host:port`: the only place requests for this connection go. */
   origin: string;
   authClass: AuthenticationClass;
@@ -91,6 +92,13 @@ export class ConnectionRegistry {
     this.entries.set(EMBEDDED_CONNECTION_ID, { id: EMBEDDED_CONNECTION_ID, kind: 'embedded', origin, authClass: 'jwt', answerLimit: previous?.answerLimit ?? DEFAULT_ANSWER_LIMIT });
   }
 
+  /** Main's own: a copy made by "Reproduce locally", served at `url`. Its credential lives in the vault. */
+  setLocalCopy(id: string, url: string): void {
+    const origin = httpOrigin(url);
+    if (!origin) throw new Error(`The copy's server URL is not http: ${url}`);
+    this.entries.set(id, { id, kind: 'local', origin, authClass: 'jwt', answerLimit: this.entries.get(id)?.answerLimit ?? DEFAULT_ANSWER_LIMIT });
+  }
+
   /**
    * The page's connection, new or changed. The map changes before the first await, so a request the
    * page sends right after registering (IPC keeps the order) already finds it.
@@ -98,8 +106,8 @@ export class ConnectionRegistry {
   async register(spec: ConnectionSpec): Promise<void> {
     const previous = this.entries.get(spec.id);
     const limit = spec.answerLimit ?? previous?.answerLimit ?? DEFAULT_ANSWER_LIMIT;
-    if (spec.id === EMBEDDED_CONNECTION_ID) {
-      // Where the embedded server runs and how it signs in are main's to say.
+    if (spec.id === EMBEDDED_CONNECTION_ID || previous?.kind === 'local') {
+      // Where the embedded server and the copies run and how they sign in are main's to say.
       if (previous) this.entries.set(spec.id, { ...previous, answerLimit: limit });
       return;
     }

@@ -1,7 +1,7 @@
 /**
  * May main reach this connection's origin for the page? (issue 21.4) A public address: yes. An
  * address on this computer or its network (loopback, link-local, private; a name that resolves to
- * one): only the embedded server, or an origin the user allowed for a connection in a dialog that
+ * one): only the servers main started itself (the embedded one, the local copies), or an origin the user allowed for a connection in a dialog that
  * main shows, never the page, so a script in the page cannot aim main at a local service. The user's
  * yes is kept under userData; a no lasts for this run.
  */
@@ -38,7 +38,8 @@ export class ReachPolicy {
   }
 
   async check(connection: RegisteredConnection): Promise<Reach> {
-    if (connection.kind === 'embedded') return { allowLocal: true };
+    // Main started these servers itself; the page cannot register such a connection (registry).
+    if (connection.kind === 'embedded' || connection.kind === 'local') return { allowLocal: true };
     const hostname = new URL(connection.origin).hostname;
     const kind = hostKind(hostname);
     if (kind === 'public-ip') return { allowLocal: false };

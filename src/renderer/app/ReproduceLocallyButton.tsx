@@ -22,7 +22,7 @@ export function ReproduceLocallyButton(): JSX.Element | null {
   if (!active || !connection || connection.kind !== 'remote') return null;
 
   const done = (copy: CloneConnection) => {
-    const id = services.connections.addLocal({ name: copy.name, baseUrl: copy.url, token: copy.localAdminToken });
+    const id = services.connections.addLocal({ name: copy.name, baseUrl: copy.url, connectionId: copy.connectionId });
     services.tabs.open({ text: active.text, connectionId: id, queryInfoLevel: active.queryInfoLevel });
     services.workbench.show('query');
     services.toasts.show(`Opened the tab on ${copy.name}; the Diff view compares it with ${connection.name}.`, 'info', 8000);
@@ -32,7 +32,9 @@ export function ReproduceLocallyButton(): JSX.Element | null {
   return (
     <>
       <button type="button" className="btn btn-small" onClick={() => setOpen(true)} title={`Copy what this query reads from ${connection.name} into a local server, and open the tab on it`}>
-        Reproduce locally
+        <span>
+          Reproduce<span className="compact-hidden"> locally</span>
+        </span>
       </button>
       {open && (
         <ReproduceDialog

@@ -5,7 +5,8 @@ const KEY = 'jql.split.v1';
 
 function savedRatio(key: string): number {
   const n = Number(window.localStorage.getItem(key));
-  return n > 0.15 && n < 0.85 ? n : 0.48;
+  // Halves: on a 1280-wide screen each pane needs every pixel of its half for its bar.
+  return n > 0.15 && n < 0.85 ? n : 0.5;
 }
 
 export function SplitPane(props: { left: ReactNode; right: ReactNode; storageKey?: string }): JSX.Element {

@@ -1,6 +1,7 @@
 /** Opens a document in a new editor tab on a connection, shows the Query view, and runs it if asked. */
 import { EMBEDDED_ID } from '../state/connections-store.ts';
 import type { Services } from '../state/services.ts';
+import type { QueryInfoLevel, SaveTarget } from '../state/tabs-store.ts';
 
 /**
  * Re-runs a recorded run: in the tab it came from when that tab is still open on the same connection
@@ -18,9 +19,10 @@ export function rerunInTab(services: Services, run: { document: string; connecti
   void services.run(origin.id);
 }
 
-export function openInTab(services: Services, document: string, connectionId: string, run: boolean): void {
+/** `from`: the saved query or request file the document came from (Ctrl/Cmd+S in the tab writes it back). */
+export function openInTab(services: Services, document: string, connectionId: string, run: boolean, from: { savedAs?: SaveTarget; queryInfoLevel?: QueryInfoLevel } = {}): void {
   const target = services.connections.get(connectionId) ? connectionId : EMBEDDED_ID;
-  const tabId = services.tabs.open({ text: document, connectionId: target });
+  const tabId = services.tabs.open({ text: document, connectionId: target, ...from });
   services.workbench.show('query');
   if (run) void services.run(tabId);
 }

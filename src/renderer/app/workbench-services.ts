@@ -1,10 +1,12 @@
 /**
  * The part-2 features' services, made once at start beside the core services: the run history
  * (SQLite in main through the bridge, IndexedDB in a browser) fed by the run log, the saved
- * queries, the upload transport and the stream sessions, each in its desktop or browser form.
+ * queries, the collection folders, the upload transport and the stream sessions, each in its
+ * desktop or browser form.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { JqlBridge } from '../../shared/bridge.ts';
+import { createFoldersClient, type FoldersClient } from '../features/collection-folders/index.ts';
 import { BridgeHistoryStore, historyKeys, historyRunFrom, IdbHistoryStore, MemoryHistoryStore, type HistoryStore } from '../features/history/index.ts';
 import type { SavedQueriesStore } from '../features/saved-queries/index.ts';
 import { bridgeSocketConnector, createStreamSession, StreamSession, streamUrl } from '../features/stream-inspector/index.ts';
@@ -19,6 +21,8 @@ import { StreamSessions } from './stream-sessions.ts';
 export interface WorkbenchServices {
   history: HistoryStore;
   savedQueries: SavedQueriesStore;
+  /** The collection folders the embedded server serves (to its local admin). */
+  folders: FoldersClient;
   uploadTransport: UploadTransport;
   streams: StreamSessions;
   /** Electron: opens a link in the system browser. Browser mode: undefined (plain links). */
@@ -70,6 +74,7 @@ export function createWorkbenchServices(services: Services, savedQueries: SavedQ
   return {
     history,
     savedQueries,
+    folders: createFoldersClient(platform.transport, () => connections.target(EMBEDDED_ID)),
     uploadTransport: bridge ? createBridgeUploadTransport(bridge) : createXhrUploadTransport(),
     streams: new StreamSessions(connections, makeSession),
     openExternal: bridge ? (url) => void bridge.openExternal(url) : undefined,

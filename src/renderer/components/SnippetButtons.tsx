@@ -41,17 +41,24 @@ function SnippetButton(props: { kind: Kind; request: HttpRequestSpec; username: 
   };
 
   const label = `Copy as ${props.kind}`;
+  // In a narrow pane the button reads "curl"; its accessible name stays "Copy as curl".
+  const text = (
+    <span>
+      <span className="compact-hidden">Copy as </span>
+      {props.kind}
+    </span>
+  );
   if (choices.length === 1) {
     return (
-      <button type="button" className="btn btn-small" onClick={() => copy(choices[0]!)}>
-        {label}
+      <button type="button" className="btn btn-small" onClick={() => copy(choices[0]!)} title={label}>
+        {text}
       </button>
     );
   }
   return (
     <div className="popover-anchor" ref={ref}>
-      <button type="button" className="btn btn-small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)}>
-        {label} ▾
+      <button type="button" className="btn btn-small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} title={label}>
+        {text} ▾
       </button>
       {open && (
         <div className="popover snippet-menu" role="menu" aria-label={label}>

@@ -212,22 +212,32 @@ describe('ConnectionsStore', () => {
 });
 
 describe('local copies', () => {
-  it('adds a copy as a signed-in local connection whose token is never stored, and removes it', async () => {
+  it('adds a copy under its holder\'s connection id, signed in by the console\'s server (the cookie), with no token here', async () => {
     const storage = memoryStorage();
     const memory = createMemorySecretStore();
     const secrets = { ...memory, set: vi.fn(memory.set), delete: vi.fn(memory.delete) };
     const store = new ConnectionsStore(storage, secrets);
     store.add(draft);
-    const id = store.addLocal({ name: 'Local copy of Prod', baseUrl: 'http://127.0.0.1:40001', token: 'copy-token' });
+    const id = store.addLocal({ name: 'Local copy of Prod', baseUrl: 'http://127.0.0.1:8787/local/copies/copy-abc', connectionId: 'copy-abc' });
+    expect(id).toBe('copy-abc');
     expect(store.get(id)).toMatchObject({ kind: 'local', deployment: 'local', readOnly: false, signedIn: true });
-    expect(store.target(id)).toMatchObject({ baseUrl: 'http://127.0.0.1:40001', token: 'copy-token' });
+    expect(store.target(id)).toEqual({ connectionId: 'copy-abc', baseUrl: 'http://127.0.0.1:8787/local/copies/copy-abc', authClass: 'jwt', token: null, heldCredential: true });
     const saved = [...storage.data.values()].join('\n');
     expect(saved).toContain('Staging');
-    expect(saved).not.toContain('copy-token');
     expect(saved).not.toContain('Local copy of Prod');
     await store.remove(id);
     expect(store.get(id)).toBeUndefined();
     expect(secrets.set).not.toHaveBeenCalled();
     expect(secrets.delete).not.toHaveBeenCalled();
+  });
+
+  it('in the desktop app asks main to sign the copy\'s requests, and to forget the copy when it is removed', async () => {
+    const forgotten: string[] = [];
+    const secrets: SecretStore = { persistent: true, holder: 'main', get: async () => null, has: async () => false, set: async () => undefined, delete: async () => undefined };
+    const store = new ConnectionsStore(memoryStorage(), secrets, { registry: { register: () => undefined, forget: (id) => void forgotten.push(id) } });
+    const id = store.addLocal({ name: 'Local copy of Prod', baseUrl: 'http://127.0.0.1:40001/local/copies/copy-abc', connectionId: 'copy-abc' });
+    expect(store.target(id)).toMatchObject({ token: null, heldCredential: true });
+    await store.remove(id);
+    expect(forgotten).toEqual(['copy-abc']);
   });
 });

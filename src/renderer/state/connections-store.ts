@@ -1,8 +1,9 @@
 /**
  * The connections: the embedded one (the server this console came with, signed in as the local
  * admin), any number of remote ones, and local copies made by "Reproduce locally" (each served by
- * a server the console's own server or main started, signed in as that copy's local admin; they
- * last as long as that server, so they are not kept across restarts). Each has a deployment kind (local, development, staging,
+ * a server the console's own server or main started, signed in as that copy's local admin by
+ * whoever started it, never by this page; they last as long as that server, so they are not kept
+ * across restarts). Each has a deployment kind (local, development, staging,
  * production) and a read-only switch (state/safety). Names, URLs, kinds and the signed-in user's
  * name are kept in localStorage; tokens only in the SecretStore. In the desktop app main holds every
  * token (the local admin's included) and this page none: it tells main about each connection (the
@@ -35,7 +36,7 @@ export interface Connection {
   readOnly: boolean;
   /** Embedded only: signed in as someone other than the local admin, who can be brought back. */
   canRestoreLocalAdmin?: boolean;
-  /** Bytes of an answer the desktop app reads before it stops; main's default (64 MiB) when absent. */
+  /** Bytes of an answer the console reads before it stops (main, or the browser transport); 64 MiB when absent. */
   answerLimit?: number;
 }
 
@@ -134,8 +135,9 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     if (!c) return null;
     const token = this.tokens.get(c.id) ?? null;
     // Browser mode's local admin: the page's HttpOnly cookie goes with same-origin requests, and only
-    // while no other user's token overrides it ("Sign in as…").
-    const cookieAdmin = !this.mainHolds && c.id === EMBEDDED_ID && c.signedIn && this.localAdmin !== null && this.localAdmin.token === null && token === null;
+    // while no other user's token overrides it ("Sign in as…"). A local copy is a path of the
+    // console's own server, which signs the requests the cookie's holder sends there.
+    const cookieAdmin = !this.mainHolds && c.signedIn && token === null && (c.kind === 'local' || (c.id === EMBEDDED_ID && this.localAdmin !== null && this.localAdmin.token === null));
     return {
       connectionId: c.id,
       baseUrl: c.baseUrl,
@@ -180,11 +182,14 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     this.setState({ ...this.getSnapshot(), embeddedPending: false, embeddedError: message });
   }
 
-  /** A copy made by "Reproduce locally": its token is in memory only, like the embedded one's. */
-  addLocal(copy: { name: string; baseUrl: string; token: string }): string {
-    const id = newId('local');
+  /**
+   * A copy made by "Reproduce locally", under the connection id its holder (main, or the console's
+   * server) knows it by: the page gets no credential for it (WORKSPACE.md "The local admin").
+   */
+  addLocal(copy: { name: string; baseUrl: string; connectionId: string }): string {
+    const id = copy.connectionId;
+    if (this.get(id)) return id;
     this.localIds.add(id);
-    this.tokens.set(id, copy.token);
     const connection: Connection = {
       id,
       kind: 'local',

@@ -5,6 +5,7 @@
  */
 import type { ConnectionSpec, EmbeddedServerStatus, JqlBridge } from '../../shared/bridge.ts';
 import { isConsoleConfig } from '../../shared/console-config.ts';
+import { AnswerLimits } from '../transport/answer-limits.ts';
 import { createBrowserTransport } from '../transport/browser-transport.ts';
 import { createElectronTransport } from '../transport/electron-transport.ts';
 import type { Transport } from '../transport/transport.ts';
@@ -17,7 +18,10 @@ import { createBridgeSecretStore, createMemorySecretStore, type SecretStore } fr
  */
 export type EmbeddedInfo = EmbeddedServerStatus | { state: 'running'; url: string; workspace: string | null; localAdmin: boolean; pageToken?: string };
 
-/** Desktop app: main's registry of connections, told of every connection before its first request. */
+/**
+ * Told of every connection before its first request: main's registry in the desktop app (origin,
+ * credentials, answer limit), the transport's answer limits in browser mode.
+ */
 export interface ConnectionRegistryPort {
   register(spec: ConnectionSpec): void;
   forget(id: string): void;
@@ -64,10 +68,13 @@ export function createElectronPlatform(bridge: JqlBridge): Platform {
 }
 
 export function createBrowserPlatform(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch = (i, init) => fetch(i, init)): Platform {
+  // The connections store tells the transport each connection's answer limit, as it tells main.
+  const answerLimits = new AnswerLimits();
   return {
     kind: 'browser',
-    transport: createBrowserTransport(fetchImpl),
+    transport: createBrowserTransport(fetchImpl, answerLimits),
     secrets: createMemorySecretStore(),
+    connectionRegistry: answerLimits,
     async saveFile(suggestedName, data) {
       const url = URL.createObjectURL(data);
       const a = document.createElement('a');

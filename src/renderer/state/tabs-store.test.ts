@@ -119,11 +119,22 @@ describe('TabsStore', () => {
     const storage = new MemoryDocumentStorage();
     storage.data.set('tabs', JSON.stringify({ ids: ['bad', 'ok', 'missing'], activeId: 'nope' }));
     storage.data.set('tab:bad', '{not json');
-    storage.data.set('tab:ok', JSON.stringify({ id: 'ok', text: 't', queryInfoLevel: 7 }));
+    storage.data.set('tab:ok', JSON.stringify({ id: 'ok', text: 't', queryInfoLevel: 7, savedAs: { kind: 'folder', folderId: 3 } }));
     const { store, problems } = await reopen(storage);
-    expect(store.getSnapshot().tabs).toEqual([{ id: 'ok', text: 't', connectionId: 'embedded', queryInfoLevel: 0, lastRun: null }]);
+    expect(store.getSnapshot().tabs).toEqual([{ id: 'ok', text: 't', connectionId: 'embedded', queryInfoLevel: 0, lastRun: null, savedAs: null }]);
     expect(store.active.id).toBe('ok');
     expect(problems).toHaveLength(2);
+  });
+
+  it('keeps where a tab was saved across restarts (Ctrl/Cmd+S writes there again)', async () => {
+    const storage = new MemoryDocumentStorage();
+    const store = new TabsStore(null, 'embedded', { storage });
+    store.setSavedAs(store.active.id, { kind: 'folder', folderId: 'demo-collection', path: 'errors/x.jql.json' });
+    await store.flush();
+    const { store: again } = await reopen(storage);
+    expect(again.active.savedAs).toEqual({ kind: 'folder', folderId: 'demo-collection', path: 'errors/x.jql.json' });
+    again.close(again.active.id);
+    expect(again.active.savedAs).toBeNull();
   });
 
   it('moves the tabs an older version kept in localStorage, and removes that copy once stored', async () => {

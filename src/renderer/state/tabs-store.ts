@@ -22,12 +22,27 @@ export interface LastRunSummary {
   at: number;
 }
 
+/**
+ * Where Ctrl/Cmd+S writes a tab's document once it was saved (or opened from there): a request file
+ * of a collection folder, or a query of the console's own saved collections.
+ */
+export type SaveTarget = { kind: 'folder'; folderId: string; path: string } | { kind: 'saved'; collectionId: string; queryId: string };
+
 export interface QueryTab {
   id: string;
   connectionId: string;
   text: string;
   queryInfoLevel: QueryInfoLevel;
   lastRun: LastRunSummary | null;
+  /** Null until the tab is saved into a collection (or opened from one). */
+  savedAs: SaveTarget | null;
+}
+
+function sanitizeSaveTarget(raw: unknown): SaveTarget | null {
+  const t = raw as Partial<Record<string, unknown>> | null | undefined;
+  if (t?.kind === 'folder' && typeof t.folderId === 'string' && typeof t.path === 'string') return { kind: 'folder', folderId: t.folderId, path: t.path };
+  if (t?.kind === 'saved' && typeof t.collectionId === 'string' && typeof t.queryId === 'string') return { kind: 'saved', collectionId: t.collectionId, queryId: t.queryId };
+  return null;
 }
 
 export interface TabsState {
@@ -46,6 +61,7 @@ export function sanitizeTab(tab: Partial<QueryTab> | null | undefined, fallbackC
     queryInfoLevel: tab.queryInfoLevel === 1 || tab.queryInfoLevel === 2 ? tab.queryInfoLevel : 0,
     // Every number of the summary is drawn on start: one stored as anything else is dropped.
     lastRun: tab.lastRun && (['status', 'timeMs', 'size', 'at'] as const).every((k) => Number.isFinite(tab.lastRun?.[k])) ? tab.lastRun : null,
+    savedAs: sanitizeSaveTarget(tab.savedAs),
   };
 }
 
@@ -95,7 +111,7 @@ export class TabsStore extends ExternalStore<TabsState> {
   constructor(saved: SavedTabs | null, defaultConnectionId: string, options: TabsStoreOptions = {}) {
     const tabs = (saved?.tabs ?? []).map((t) => sanitizeTab(t, defaultConnectionId)).filter((t): t is QueryTab => t !== null);
     const fresh = tabs.length === 0;
-    if (fresh) tabs.push({ id: newId('tab'), connectionId: defaultConnectionId, text: DEFAULT_QUERY, queryInfoLevel: 0, lastRun: null });
+    if (fresh) tabs.push({ id: newId('tab'), connectionId: defaultConnectionId, text: DEFAULT_QUERY, queryInfoLevel: 0, lastRun: null, savedAs: null });
     const activeId = tabs.some((t) => t.id === saved?.activeId) ? saved!.activeId! : tabs[0]!.id;
     super({ tabs, activeId, unsaved: {} });
     this.writer = new DocumentWriter(options.storage ?? new MemoryDocumentStorage());
@@ -116,7 +132,7 @@ export class TabsStore extends ExternalStore<TabsState> {
     return this.getSnapshot().tabs.find((t) => t.id === id);
   }
 
-  open(init: Partial<Pick<QueryTab, 'text' | 'connectionId' | 'queryInfoLevel'>> = {}): string {
+  open(init: Partial<Pick<QueryTab, 'text' | 'connectionId' | 'queryInfoLevel' | 'savedAs'>> = {}): string {
     const base = this.active;
     const tab: QueryTab = {
       id: newId('tab'),
@@ -124,6 +140,7 @@ export class TabsStore extends ExternalStore<TabsState> {
       text: init.text ?? DEFAULT_QUERY,
       queryInfoLevel: init.queryInfoLevel ?? 0,
       lastRun: null,
+      savedAs: init.savedAs ?? null,
     };
     const { tabs } = this.getSnapshot();
     const at = tabs.findIndex((t) => t.id === base.id) + 1;
@@ -138,7 +155,7 @@ export class TabsStore extends ExternalStore<TabsState> {
     if (index < 0) return;
     const rest = tabs.filter((t) => t.id !== id);
     if (rest.length === 0) {
-      const fresh: QueryTab = { ...tabs[index]!, id: newId('tab'), text: DEFAULT_QUERY, lastRun: null };
+      const fresh: QueryTab = { ...tabs[index]!, id: newId('tab'), text: DEFAULT_QUERY, lastRun: null, savedAs: null };
       this.commit({ ...this.getSnapshot(), tabs: [fresh], activeId: fresh.id }, [id, fresh.id], true);
       return;
     }
@@ -160,6 +177,11 @@ export class TabsStore extends ExternalStore<TabsState> {
 
   setQueryInfoLevel(id: string, level: QueryInfoLevel): void {
     this.update(id, { queryInfoLevel: level }, true);
+  }
+
+  /** Where Ctrl/Cmd+S writes this tab from now on. */
+  setSavedAs(id: string, savedAs: SaveTarget | null): void {
+    this.update(id, { savedAs }, true);
   }
 
   recordRun(id: string, lastRun: LastRunSummary): void {

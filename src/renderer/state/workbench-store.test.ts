@@ -31,9 +31,10 @@ describe('WorkbenchStore', () => {
     const store = new WorkbenchStore(storage);
     store.show('diff');
     store.setConnection('saved', 'conn-9');
+    store.openCollectionFolder('demo-collection');
     const again = new WorkbenchStore(storage);
-    expect(again.getSnapshot()).toMatchObject({ view: 'diff', visited: ['diff'], connections: { saved: 'conn-9' } });
-    storage.setItem('jql.workbench.v1', '{"view":"nope","connections":{"x":1,"upload":5}}');
-    expect(new WorkbenchStore(storage).getSnapshot()).toEqual({ view: 'query', visited: ['query'], connections: {}, docs: { doc: 'protocol', anchor: '', seq: 0 } });
+    expect(again.getSnapshot()).toMatchObject({ view: 'diff', visited: ['diff'], connections: { saved: 'conn-9' }, collectionFolder: 'demo-collection' });
+    storage.setItem('jql.workbench.v1', '{"view":"nope","connections":{"x":1,"upload":5},"collectionFolder":7}');
+    expect(new WorkbenchStore(storage).getSnapshot()).toEqual({ view: 'query', visited: ['query'], connections: {}, collectionFolder: null, docs: { doc: 'protocol', anchor: '', seq: 0 } });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Which view of the workbench is showing (Query, Upload, Streams, History, Saved, Diff, Docs), which
  * views have been opened (they stay mounted, so a half-filled upload form or a diff survives
- * switching), the connection each connection-bound view works on, and the place the Docs view shows.
+ * switching), the connection each connection-bound view works on, the collection folder that is open
+ * (the Saved view shows it, Ctrl/Cmd+S saves into it) and the place the Docs view shows.
  * Kept in localStorage (UI state only).
  */
 import type { DocPlace } from '../components/doc-anchors.ts';
@@ -18,6 +19,8 @@ export interface WorkbenchState {
   visited: readonly WorkbenchView[];
   /** View -> connection id, for the views in CONNECTION_VIEWS. */
   connections: Readonly<Partial<Record<WorkbenchView, string>>>;
+  /** The id of the collection folder picked in the Saved view; null: the first one served. */
+  collectionFolder: string | null;
   /** What the Docs view shows; `seq` grows with each request, so asking for the same place again scrolls again. */
   docs: DocPlace & { seq: number };
 }
@@ -33,7 +36,8 @@ export class WorkbenchStore extends ExternalStore<WorkbenchState> {
     const view = isView(saved?.view) ? saved.view : 'query';
     const connections: Partial<Record<WorkbenchView, string>> = {};
     for (const [k, v] of Object.entries(saved?.connections ?? {})) if (isView(k) && typeof v === 'string') connections[k] = v;
-    super({ view, visited: [view], connections, docs: { doc: 'protocol', anchor: '', seq: 0 } });
+    const collectionFolder = typeof saved?.collectionFolder === 'string' ? saved.collectionFolder : null;
+    super({ view, visited: [view], connections, collectionFolder, docs: { doc: 'protocol', anchor: '', seq: 0 } });
     this.storage = storage;
   }
 
@@ -56,6 +60,11 @@ export class WorkbenchStore extends ExternalStore<WorkbenchState> {
     this.commit({ ...state, connections: { ...state.connections, [view]: connectionId } });
   }
 
+  openCollectionFolder(id: string): void {
+    const state = this.getSnapshot();
+    if (state.collectionFolder !== id) this.commit({ ...state, collectionFolder: id });
+  }
+
   /** The connection a view works on: its own when it has one that still exists, else the tab's. */
   connectionOf(view: WorkbenchView, tabConnectionId: string, exists: (id: string) => boolean): string {
     const own = CONNECTION_VIEWS.includes(view) ? this.getSnapshot().connections[view] : undefined;
@@ -64,6 +73,6 @@ export class WorkbenchStore extends ExternalStore<WorkbenchState> {
 
   private commit(next: WorkbenchState): void {
     this.setState(next);
-    writeJson(this.storage, STORAGE_KEY, { view: next.view, connections: next.connections });
+    writeJson(this.storage, STORAGE_KEY, { view: next.view, connections: next.connections, collectionFolder: next.collectionFolder });
   }
 }

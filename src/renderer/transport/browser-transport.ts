@@ -1,6 +1,6 @@
 /**
  * The transport of browser mode: fetch from the page, so a remote server must allow its origin
- * (CORS). It reads an answer only up to the request's answer limit (a 200 MB answer is cut off, not
+ * (CORS). It reads an answer only up to its connection's answer limit (a 200 MB answer is cut off, not
  * held), and refuses redirects: a redirected query would take its body and credentials to another
  * address, and its answer would pass for the first server's.
  */
@@ -15,6 +15,7 @@ import {
   type SendOptions,
   type Transport,
 } from './transport.ts';
+import type { AnswerLimits } from './answer-limits.ts';
 
 type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -60,7 +61,8 @@ async function readLimited(response: Response, limit: number, abort: () => void)
   return body.buffer;
 }
 
-export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init)): Transport {
+/** `limits`: the connections' own answer limits; a request's `answerLimitBytes` wins over them. */
+export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init), limits?: Pick<AnswerLimits, 'of'>): Transport {
   return {
     kind: 'browser',
     async send(request: HttpRequestSpec, options: SendOptions = {}): Promise<HttpResult> {
@@ -83,7 +85,8 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
         // `manual` gives an opaque answer for any redirect (status 0); a status 3xx can come from a
         // fetch stand-in.
         if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) throw new RedirectRefusedError(request.url, response.status);
-        const body = await readLimited(response, request.answerLimitBytes ?? DEFAULT_ANSWER_LIMIT_BYTES, () => controller.abort());
+        const limit = request.answerLimitBytes ?? limits?.of(request.connectionId) ?? DEFAULT_ANSWER_LIMIT_BYTES;
+        const body = await readLimited(response, limit, () => controller.abort());
         const headers: Record<string, string> = {};
         response.headers.forEach((value, key) => {
           headers[key] = value;

@@ -31,14 +31,14 @@ export class LoginThrottle {
   }
 
   /** Seconds until this pair may try again; 0 when it may now. */
-  retryAfter(client: string, username: string): number {
+  retryAfter(client: string | undefined, username: string): number {
     const recent = this.recent(keyOf(client, username));
     if (recent.length < this.options.maxFailures) return 0;
     const oldest = recent[recent.length - this.options.maxFailures] as number;
     return Math.max(1, Math.ceil((oldest + this.options.windowMs - this.now()) / 1000));
   }
 
-  recordFailure(client: string, username: string): void {
+  recordFailure(client: string | undefined, username: string): void {
     const key = keyOf(client, username);
     const recent = this.recent(key);
     recent.push(this.now());
@@ -46,7 +46,7 @@ export class LoginThrottle {
     this.failures.set(key, recent.slice(-this.options.maxFailures));
   }
 
-  recordSuccess(client: string, username: string): void {
+  recordSuccess(client: string | undefined, username: string): void {
     this.failures.delete(keyOf(client, username));
   }
 
@@ -61,6 +61,7 @@ export class LoginThrottle {
   }
 }
 
-function keyOf(client: string, username: string): string {
-  return createHash('sha256').update(client).update('\0').update(username).digest('base64url');
+// A caller without an address (a request injected in-process) counts as one client.
+function keyOf(client: string | undefined, username: string): string {
+  return createHash('sha256').update(client ?? 'unknown').update('\0').update(username).digest('base64url');
 }

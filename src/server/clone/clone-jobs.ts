@@ -3,20 +3,41 @@
  * directory under `root`, with its progress, a cancel, and at the end a server for the copy (started
  * by `serve`, the embedded server's own start) that the console adds as a `local` connection. Used by
  * the browser-mode route (clone-route.ts) and by Electron main; both reach it only as the local admin.
+ * The copy's local admin token stays here and with whoever `onServed` hands it to (main's vault); the
+ * statuses the page reads never hold it (WORKSPACE.md "The local admin").
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { CLONE_WORKSPACE_FILE, DEFAULT_MAX_RECORDS, type CloneConnection, type CloneJobStatus, type CloneProgress, type CloneRequest } from '../../shared/clone.ts';
+import { CLONE_WORKSPACE_FILE, copyPath, DEFAULT_MAX_RECORDS, type CloneConnection, type CloneJobStatus, type CloneProgress, type CloneRequest } from '../../shared/clone.ts';
 import { cloneRemote } from './clone-remote.ts';
 import { CloneCancelledError, RemoteServer } from './remote-server.ts';
 
-/** Starts a server on the copy: 127.0.0.1, a free port, signed in as its local admin. */
-export type ServeCopy = (options: { workspace: string; dataDir: string; cors: string[] }) => Promise<{ url: string; localAdminToken?: string; close(): Promise<void> }>;
+/**
+ * Starts a server on the copy: 127.0.0.1, a free port, `basePath`, with a local admin (whose token it
+ * returns). No CORS: no page calls it directly.
+ */
+export type ServeCopy = (options: { workspace: string; dataDir: string; basePath: string }) => Promise<{ url: string; localAdminToken?: string; close(): Promise<void> }>;
+
+/** A copy's server as its holder sees it: where it listens and its local admin's token. */
+export interface ServedCopy {
+  connectionId: string;
+  /** `http://127.0.0.1:port{basePath}` */
+  url: string;
+  localAdminToken: string;
+}
 
 export interface CloneJobsOptions {
   /** Folder that receives one data directory per copy. */
   root: string;
   serve: ServeCopy;
+  /**
+   * The base path of the server whose routes forward to the copies (browser mode's console server):
+   * each copy is served under `copyPath(basePath, connectionId)`, the same path the console answers
+   * at, so the copy's file URLs (paths under its base) resolve on the console's origin too.
+   */
+  basePath?: string;
+  /** Called once a copy's server is up, before its status says done: main registers it with its token. */
+  onServed?: (copy: ServedCopy) => void;
 }
 
 interface Job {
@@ -34,6 +55,7 @@ export class CloneJobError extends Error {
 export class CloneJobs {
   private readonly jobs = new Map<string, Job>();
   private readonly servers: Array<{ close(): Promise<void> }> = [];
+  private readonly copies = new Map<string, ServedCopy>();
   private readonly options: CloneJobsOptions;
   private closed = false;
 
@@ -41,8 +63,8 @@ export class CloneJobs {
     this.options = options;
   }
 
-  /** Starts a clone; `cors` are the origins that may call the copy's server (the console page's). */
-  start(request: CloneRequest, cors: string[] = []): string {
+  /** Starts a clone. */
+  start(request: CloneRequest): string {
     if (this.closed) throw new CloneJobError('The server is stopping');
     checkRequest(request);
     if ([...this.jobs.values()].filter((job) => job.status.state === 'running').length >= MAX_RUNNING) {
@@ -53,12 +75,17 @@ export class CloneJobs {
     const progress: CloneProgress = { phase: 'schema', level: 0, requests: 0, models: [] };
     const job: Job = { status: { state: 'running', progress }, controller };
     this.jobs.set(id, job);
-    void this.run(job, request, cors, id);
+    void this.run(job, request, id);
     return id;
   }
 
   status(id: string): CloneJobStatus | null {
     return this.jobs.get(id)?.status ?? null;
+  }
+
+  /** The server of a finished copy, by its connection id (the console's forwarding route asks). */
+  servedCopy(connectionId: string): ServedCopy | null {
+    return this.copies.get(connectionId) ?? null;
   }
 
   cancel(id: string): CloneJobStatus | null {
@@ -72,10 +99,11 @@ export class CloneJobs {
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.jobs.values()) job.controller.abort();
+    this.copies.clear();
     await Promise.all(this.servers.splice(0).map((server) => server.close().catch(() => undefined)));
   }
 
-  private async run(job: Job, request: CloneRequest, cors: string[], id: string): Promise<void> {
+  private async run(job: Job, request: CloneRequest, id: string): Promise<void> {
     const out = join(this.options.root, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
     let progress = job.status.progress;
     const update = (patch: Partial<CloneProgress>) => {
@@ -95,13 +123,18 @@ export class CloneJobs {
         onProgress: (next) => update({ ...next, rateLimitedMs: undefined }),
       });
       if (job.controller.signal.aborted) throw new CloneCancelledError();
-      const server = await this.options.serve({ workspace: join(out, CLONE_WORKSPACE_FILE), dataDir: out, cors });
+      const connectionId = `copy-${id}`;
+      const server = await this.options.serve({ workspace: join(out, CLONE_WORKSPACE_FILE), dataDir: out, basePath: copyPath(this.options.basePath ?? '', connectionId) });
       if (this.closed) {
         await server.close();
         throw new CloneCancelledError();
       }
       this.servers.push(server);
-      const connection: CloneConnection = { name: request.name, url: server.url, localAdminToken: server.localAdminToken ?? '', dataDir: out };
+      if (!server.localAdminToken) throw new Error('The copy\'s server started without a local admin');
+      const served: ServedCopy = { connectionId, url: server.url, localAdminToken: server.localAdminToken };
+      this.copies.set(connectionId, served);
+      this.options.onServed?.(served);
+      const connection: CloneConnection = { name: request.name, url: server.url, connectionId, dataDir: out };
       job.status = { state: 'done', progress, connection, manifest };
     } catch (error) {
       job.status = error instanceof CloneCancelledError ? { state: 'cancelled', progress } : { state: 'failed', progress, message: (error as Error).message };

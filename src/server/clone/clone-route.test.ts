@@ -1,7 +1,8 @@
 /**
  * "Reproduce locally" in browser mode over real HTTP: only the local admin may start a copy, follow
- * it and cancel it; the answers carry no CORS headers; a finished copy is served on its own port
- * and answers the remote tab's query the same.
+ * it and cancel it; the answers carry no CORS headers; a finished copy is reached through the
+ * console's own server (its launch cookie, never the copy's local admin token, which no answer
+ * holds) and answers the remote tab's query the same, its streams and file URLs included.
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -9,8 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CloneJobStatus, CloneRequest } from '../../shared/clone.ts';
 import { CloneJobs, start, type RunningServer } from '../index.ts';
+import { StreamClient } from '../testing/stream-client.ts';
 import { CASEBOOK_ADMIN, CASEBOOK_WORKSPACE, seedCasebook } from '../testing/casebook.ts';
-import { startFileServer, type FileServer } from '../testing/file-server.ts';
+import { form, startFileServer, type FileServer } from '../testing/file-server.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 
 /** Another page on this machine: allowed by --cors for the API, never for these routes. */
@@ -18,7 +20,10 @@ const FOREIGN_ORIGIN = 'http://localhost:5999';
 let source: FileServer;
 let sourceToken: string;
 let console_: RunningServer;
+let clones: CloneJobs;
 let adminToken: string;
+/** The browser's way in: the launch cookie, as the console page holds it. */
+let launchCookie: string;
 const dirs: string[] = [];
 const clonesRoot = tempDir('jql-clone-route-');
 
@@ -30,9 +35,11 @@ beforeAll(async () => {
   await seedCasebook(source, sourceToken, 2);
   const dataDir = tempDir('jql-clone-route-console-');
   dirs.push(dataDir);
-  const clones = new CloneJobs({ root: clonesRoot, serve: (copy) => start({ ...copy, host: '127.0.0.1', port: 0, localAdmin: true, env: {} }) });
+  clones = new CloneJobs({ root: clonesRoot, serve: (copy) => start({ ...copy, host: '127.0.0.1', port: 0, localAdmin: true, serveConsole: false, env: {} }) });
   console_ = await start({ dataDir, port: 0, localAdmin: true, cors: [FOREIGN_ORIGIN], clones, env: {} });
   adminToken = console_.localAdminToken as string;
+  const launch = await fetch(console_.launchUrl as string, { redirect: 'manual' });
+  launchCookie = (launch.headers.getSetCookie()[0] as string).split(';')[0] as string;
 }, 60_000);
 
 afterAll(async () => {
@@ -62,23 +69,87 @@ async function until(id: string, done: (status: CloneJobStatus) => boolean): Pro
 const request = (extra: Partial<CloneRequest> = {}): CloneRequest => ({ url: source.url, token: sourceToken, query, depth: 2, withFiles: false, redact: [], name: 'Local copy of Casebook', ...extra });
 
 describe('the clone route', () => {
-  it('copies a remote query for the local admin and serves the copy, which answers the same', async () => {
-    const started = await call('POST', '/local/clones', request());
+  it('copies a remote query for the local admin and serves it through the console, which answers the same', async () => {
+    // As the page does it: the launch cookie, the console's own origin.
+    const answers: string[] = [];
+    const asPage = async (method: string, url: string, body?: unknown) => {
+      const response = await fetch(url, { method, headers: { cookie: launchCookie, origin: console_.url, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const text = await response.text();
+      answers.push(text, JSON.stringify([...response.headers]));
+      return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+    };
+    const started = await asPage('POST', `${console_.url}/local/clones`, request());
     expect(started.status).toBe(200);
     expect(started.headers.get('access-control-allow-origin')).toBeNull();
-    const { id } = (await started.json()) as { id: string };
-    const status = await until(id, (s) => s.state !== 'running');
+    let status: CloneJobStatus;
+    do status = (await asPage('GET', `${console_.url}/local/clones/${started.body.id}`)).body;
+    while (status.state === 'running');
     if (status.state !== 'done') throw new Error(`clone did not finish: ${JSON.stringify(status)}`);
     expect(status.progress.models.find((m) => m.namespace === 'crm.Case')).toMatchObject({ fetched: 4, total: 4 });
     expect(status.connection.name).toBe('Local copy of Casebook');
     expect(status.connection.dataDir.startsWith(clonesRoot)).toBe(true);
+    // The copy's connection is a URL of the console's own origin.
+    expect(status.connection.url).toBe(`${console_.url}/local/copies/${status.connection.connectionId}`);
 
-    const ask = async (url: string, bearer: string) =>
-      (await (await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${bearer}` }, body: JSON.stringify(query) })).json()) as { __payload__: unknown };
-    expect((await ask(status.connection.url, status.connection.localAdminToken)).__payload__).toEqual((await ask(source.url, sourceToken)).__payload__);
-    // The console page's origin may call the copy.
-    const preflight = await fetch(`${status.connection.url}/jql`, { method: 'OPTIONS', headers: { origin: console_.url, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
-    expect(preflight.headers.get('access-control-allow-origin')).toBe(console_.url);
+    const local = await asPage('POST', `${status.connection.url}/jql`, query);
+    expect(local.status).toBe(200);
+    expect(local.headers.get('set-cookie')).toBeNull();
+    const remote = await (await fetch(`${source.url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${sourceToken}` }, body: JSON.stringify(query) })).json();
+    expect(local.body.__payload__).toEqual((remote as { __payload__: unknown }).__payload__);
+    // Writes go through too, as the copy's local admin.
+    const created = await asPage('POST', `${status.connection.url}/jql`, { __meta__: { namespace: 'crm.Region', intent: 'create' }, code: 'AP', label: 'Asia' });
+    expect(created.status).toBe(200);
+
+    // What only the console's server holds never reached the page.
+    const served = clones.servedCopy(status.connection.connectionId);
+    expect(served?.localAdminToken).toMatch(/^eyJ/);
+    for (const text of answers) {
+      expect(text).not.toContain(served?.localAdminToken);
+      expect(text).not.toMatch(/localAdminToken/);
+    }
+  });
+
+  it('forwards the copy\'s streams and file downloads, for the launch cookie only', async () => {
+    const { id } = (await (await call('POST', '/local/clones', request({ withFiles: true }))).json()) as { id: string };
+    const status = await until(id, (s) => s.state !== 'running');
+    if (status.state !== 'done') throw new Error(`clone did not finish: ${JSON.stringify(status)}`);
+    const base = status.connection.url;
+    const page = { cookie: launchCookie, origin: console_.url };
+
+    const stream = await StreamClient.connect(`${base.replace(/^http/, 'ws')}/jql-streams`, { headers: page });
+    try {
+      expect(await stream.subscribe({ id: 'regions', namespace: 'crm.Region' })).toMatchObject({ type: 'subscribed' });
+      const post = await fetch(`${base}/jql`, { method: 'POST', headers: { ...page, 'content-type': 'application/json' }, body: JSON.stringify({ __meta__: { namespace: 'crm.Region', intent: 'create' }, code: 'SA', label: 'South America' }) });
+      expect(post.status).toBe(200);
+      const [event] = await stream.events('regions', 1);
+      expect(event.record).toMatchObject({ code: 'SA' });
+    } finally {
+      await stream.close();
+    }
+
+    // A file value's URL is a path under the copy's base: on the console's origin it reaches the copy.
+    const cases = (await (await fetch(`${base}/jql`, { method: 'POST', headers: { ...page, 'content-type': 'application/json' }, body: JSON.stringify({ __meta__: { namespace: 'crm.Case', intent: 'retrieve', ordering: ['id'], limit: 1 }, attachment: null }) })).json()) as any;
+    const file = cases.__payload__[0].attachment as { url: string };
+    const download = await fetch(new URL(file.url, console_.url), { headers: page });
+    expect(download.status).toBe(200);
+    expect(await download.text()).toMatch(/^log of case 0/);
+    // An upload's multipart body streams through to the copy.
+    const upload = await fetch(`${base}/jql`, {
+      method: 'PUT',
+      headers: page,
+      body: form({ __meta__: { namespace: 'crm.Case', intent: 'update', uniqueObject: { id: cases.__payload__[0].id }, sideEffects: { multipartFormUpload: true, fileFieldMapping: { attachment: 'file' } } } }, { file: { data: 'uploaded through the console', name: 'new.log', type: 'text/plain' } }),
+    });
+    expect(upload.status).toBe(200);
+
+    // Without the launch cookie, from another page, or for a copy that does not exist: nothing.
+    const anonymous = await fetch(`${base}/jql`, { method: 'POST', headers: { origin: console_.url, 'content-type': 'application/json' }, body: JSON.stringify(query) });
+    expect(anonymous.status).toBe(401);
+    const foreign = await fetch(`${base}/jql`, { method: 'POST', headers: { ...page, origin: FOREIGN_ORIGIN, 'content-type': 'application/json' }, body: JSON.stringify(query) });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const missing = await fetch(`${console_.url}/local/copies/copy-nope/jql`, { method: 'POST', headers: { ...page, 'content-type': 'application/json' }, body: JSON.stringify(query) });
+    expect(missing.status).toBe(404);
+    await expect(StreamClient.connect(`${base.replace(/^http/, 'ws')}/jql-streams`, { headers: { origin: console_.url } })).rejects.toThrow(/401/);
   });
 
   it('refuses anyone but the local admin', async () => {

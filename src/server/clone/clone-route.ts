@@ -1,12 +1,13 @@
 /**
  * "Reproduce locally" for the browser-mode console (`serve --local-admin`): start a clone of a remote
  * tab's query (POST), follow its progress (GET), cancel it (POST .../cancel). The copy's server is started on
- * 127.0.0.1 and answers the console's origin. Only the local admin may call these routes, from a
- * loopback socket, through the same guard as the collection folders; they never carry CORS headers:
- * an answer holds the copy's local admin token, and the request holds the remote connection's.
+ * 127.0.0.1 and the page reaches it through this server (copy-proxy.ts): a finished copy's connection
+ * is a URL of this origin, and no answer holds the copy's local admin token. Only the local admin may
+ * call these routes, from a loopback socket, through the same guard as the collection folders; they
+ * never carry CORS headers: the request holds the remote connection's token.
  */
-import type { FastifyPluginAsync } from 'fastify';
-import type { CloneRequest } from '../../shared/clone.ts';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { copyPath, type CloneJobStatus, type CloneRequest } from '../../shared/clone.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
@@ -25,7 +26,7 @@ export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { s
   app.addHook('preHandler', async (request, reply) => {
     const refusal = await refuseUnlessLocalAdmin(state, request, 'Local copies');
     if (refusal) return sendFailure(reply, refusal);
-    // Never cached: answers hold tokens.
+    // Never cached: requests hold the remote connection's token.
     reply.header('cache-control', 'no-store');
     return undefined;
   });
@@ -33,10 +34,8 @@ export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { s
   app.post('/local/clones', NO_CORS, async (request, reply) => {
     const body = request.body as CloneRequest | null;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', 'The body is a clone request: {"url", "token", "query", "depth", "withFiles", "redact", "name"}')]));
-    // The page's own origin may call the copy's server; anything else gets no CORS from it.
-    const origin = typeof request.headers.origin === 'string' ? request.headers.origin : `${request.protocol}://${request.headers.host ?? ''}`;
     try {
-      return { id: jobs.start(body, [origin]) };
+      return { id: jobs.start(body) };
     } catch (error) {
       if (error instanceof CloneJobError) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', error.message)]));
       throw error;
@@ -45,7 +44,7 @@ export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { s
 
   app.get('/local/clones/:id', NO_CORS, async (request, reply) => {
     const status = jobs.status((request.params as { id: string }).id);
-    return status ?? sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
+    return status ? throughThisServer(status, request, state.basePath) : sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
   });
 
   app.post('/local/clones/:id/cancel', NO_CORS, async (request, reply) => {
@@ -53,3 +52,11 @@ export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { s
     return status ?? sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
   });
 };
+
+/** A finished copy as the page reaches it: at its path on this server's origin (copy-proxy.ts), not at the copy's own port. */
+function throughThisServer(status: CloneJobStatus, request: FastifyRequest, basePath: string): CloneJobStatus {
+  if (status.state !== 'done') return status;
+  // The guard admitted only a loopback Host of this server, so the page's origin is this one.
+  const origin = `${request.protocol}://${request.headers.host ?? ''}`;
+  return { ...status, connection: { ...status.connection, url: `${origin}${copyPath(basePath, status.connection.connectionId)}` } };
+}

@@ -17,6 +17,7 @@ import { start, type RunningServer } from '../index.ts';
 import { readFirstLine } from '../read-first-line.ts';
 import { CollectionError, readCollection, selectRequests } from './folder.ts';
 import { jsonReport, junitReport } from './reports.ts';
+import { cleanUpOnStop, closeWithin } from './stop-signals.ts';
 
 export const RUN_USAGE = `  jql-console run DIR [PATHS…] [--env NAME] [--env-var K=V]… [--server URL | --embedded [WORKSPACE]]
                   [--user NAME --password-stdin] [--tags a,b] [--bail]
@@ -147,12 +148,20 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
 
   let server: RunningServer | null = null;
   let dataDir: string | null = null;
+  let unwatch = (): void => undefined;
   try {
     let base: string;
     if (args.server !== undefined) {
       base = args.server.replace(/\/+$/, '');
     } else {
-      dataDir = mkdtempSync(join(tmpdir(), 'jql-run-'));
+      const made = mkdtempSync(join(tmpdir(), 'jql-run-'));
+      dataDir = made;
+      // Stopped by a signal: the server goes (or, if a request keeps it, its database is closed) and the folder with it.
+      unwatch = cleanUpOnStop(async () => {
+        const running = server;
+        if (running && !(await closeWithin(running.close, STOP_GRACE_MS))) running.state.db.close();
+        rmSync(made, { recursive: true, force: true });
+      });
       server = await start({ ...(args.embedded ? { workspace: args.embedded } : {}), dataDir, port: 0, env: {} });
       base = server.url;
     }
@@ -166,10 +175,14 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
     if (args.reporterJson) writeFileSync(args.reporterJson, jsonReport(input));
     return report.failed > 0 || report.skipped > 0 ? 1 : 0;
   } finally {
+    unwatch();
     await server?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/** How long a stopped run waits for the embedded server's requests before it goes anyway. */
+const STOP_GRACE_MS = 2000;
 
 function usesVariable(file: { document: string; options: { bearer?: string } }, name: string): boolean {
   return [...findVariables(file.document), ...findVariables(JSON.stringify(file.options.bearer ?? ''))].some((use) => use.name === name);

@@ -8,6 +8,7 @@ import type { Credentials } from '../auth/identify.ts';
 import type { ServerState } from '../context.ts';
 import { JqlFailure } from '../errors.ts';
 import { isPlainObject, snakeKey } from '../query/normalize.ts';
+import { isLoginQuery } from '../system/login-query.ts';
 import { readRootMeta, type RootMeta } from './run-multi.ts';
 
 export interface RequestShape {
@@ -36,7 +37,7 @@ export async function identifyCaller(state: ServerState, shape: RequestShape, cr
   const presented = Boolean(credentials.authorization || credentials.cookie || credentials.localAdmin);
   const caller: Caller = presented ? await state.identity.identify(credentials, shape.authClass) : { user: null, credential: {} };
   // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
-  if (caller.error && shape.single && isLogin(shape.body.__meta__)) caller.error = undefined;
+  if (caller.error && shape.single && isLoginQuery(shape.body)) caller.error = undefined;
   return caller;
 }
 
@@ -46,8 +47,4 @@ function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined
     if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
   }
   return undefined;
-}
-
-function isLogin(meta: JsonValue | undefined): boolean {
-  return isPlainObject(meta) && meta.namespace === 'system.User' && meta.intent === 'login';
 }

@@ -18,7 +18,8 @@ import { plansOf } from '../query/plan-cache.ts';
 import { shapeOf } from '../query/plan-shape.ts';
 import { mayWrite } from './processors.ts';
 import { identifyCaller, readRequestShape } from './request-caller.ts';
-import { runMulti, type RootMeta } from './run-multi.ts';
+import { prepareLogins } from '../system/login-query.ts';
+import { ROOT_META, runMulti, type RootMeta } from './run-multi.ts';
 import { errorsOf, runSingle } from './run-single.ts';
 
 export interface RequestInput {
@@ -65,6 +66,10 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     const { body, single, root, authClass } = shape;
     const identity = await identifyCaller(state, shape, input.credentials);
     infoLevel = diagnosticsLevel(state, input.infoLevel, identity.error ? null : identity.user);
+    if (identity.error) throw identity.error;
+    // Logins hash their passwords here, before the gate: the gate holds only their short writes.
+    const queries = single ? [body] : Object.entries(body).filter(([name]) => name !== ROOT_META).map(([, query]) => query);
+    const passwordChecks = await prepareLogins(state, queries, input.client);
     const base: Omit<RequestContext, 'sql'> = {
       state,
       user: identity.user,
@@ -74,8 +79,8 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
       files: input.files ?? new Map(),
       ...(input.client !== undefined ? { client: input.client } : {}),
       replyHeaders,
+      passwordChecks,
     };
-    if (identity.error) throw identity.error;
     // A request that may write runs through the write gate in one transaction; any other reads
     // committed data through the read connection, whatever another request's transaction holds.
     // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.

@@ -60,11 +60,13 @@ export function compileConditions(
       const path: ErrorPath = [section, key];
       const resolved = resolvePath(ws, model, key, { lookups: true, errorPath: path });
       const lookup = resolved.lookup ?? 'exact';
+      // Errors name the field (`priority`) and keep the key as sent in their path (`priority__gte`).
+      const site = { field: resolved.path, path };
       if (!lookupsOfType(resolved.field.type).has(lookup)) {
-        fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, { field: key, path });
+        fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, site);
       }
-      const column = columns.column(resolved, { field: key, path });
-      const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, path, key, params);
+      const column = columns.column(resolved, site);
+      const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, { key, ...site }, params);
       // The entry's parameters go in only with its SQL: a failing entry leaves none behind.
       const params: SqlParam[] = [];
       out.sql.push(bound(value, params));
@@ -76,9 +78,16 @@ export function compileConditions(
   return out;
 }
 
-function condition(column: string, field: FieldDef, lookup: FilterLookup, value: JsonValue, path: ErrorPath, key: string, params: SqlParam[]): string {
+/** Where a filter entry's value errors point: its key as sent (message, `path`) and its field (`field`). */
+export interface EntryAt {
+  key: string;
+  field: string;
+  path: ErrorPath;
+}
+
+function condition(column: string, field: FieldDef, lookup: FilterLookup, value: JsonValue, at: EntryAt, params: SqlParam[]): string {
   const bind = (v: JsonValue): string => {
-    params.push(sqlValue(field, v, path, key));
+    params.push(sqlValue(field, v, at));
     return '?';
   };
   switch (lookup) {
@@ -87,17 +96,17 @@ function condition(column: string, field: FieldDef, lookup: FilterLookup, value:
     case 'ne':
       return value === null ? `${column} IS NOT NULL` : `${column} IS NOT ${bind(value)}`;
     case 'isnull':
-      if (typeof value !== 'boolean') wrongType(key, 'isnull takes true or false', path);
+      if (typeof value !== 'boolean') wrongType(at, 'isnull takes true or false');
       return value ? `${column} IS NULL` : `${column} IS NOT NULL`;
     case 'in': {
-      if (!Array.isArray(value)) wrongType(key, 'in takes an array', path);
-      const items = (value as JsonValue[]).map((item) => sqlValue(field, item, path, key));
+      if (!Array.isArray(value)) wrongType(at, 'in takes an array');
+      const items = (value as JsonValue[]).map((item) => sqlValue(field, item, at));
       params.push(JSON.stringify(items));
       // One parameter whatever the array's length, so the statement is prepared once.
       return `${column} IN (SELECT value FROM json_each(?))`;
     }
     case 'range': {
-      if (!Array.isArray(value) || value.length !== 2) wrongType(key, 'range takes [low, high]', path);
+      if (!Array.isArray(value) || value.length !== 2) wrongType(at, 'range takes [low, high]');
       const [low, high] = value as JsonValue[];
       return `${column} BETWEEN ${bind(low as JsonValue)} AND ${bind(high as JsonValue)}`;
     }
@@ -110,26 +119,26 @@ function condition(column: string, field: FieldDef, lookup: FilterLookup, value:
     case 'lte':
       return `${column} <= ${bind(value)}`;
     default:
-      return textMatch(column, lookup, text(value, path, key), params);
+      return textMatch(column, lookup, text(value, at), params);
   }
 }
 
-function text(value: JsonValue, path: ErrorPath, key: string): string {
-  if (typeof value !== 'string') wrongType(key, 'this lookup takes a string', path);
+function text(value: JsonValue, at: EntryAt): string {
+  if (typeof value !== 'string') wrongType(at, 'this lookup takes a string');
   return value as string;
 }
 
-function wrongType(key: string, message: string, path: ErrorPath): never {
-  return fail('invalid_request', `Wrong value for "${key}": ${message}`, { field: key, path });
+function wrongType(at: EntryAt, message: string): never {
+  return fail('invalid_request', `Wrong value for "${at.key}": ${message}`, { field: at.field, path: at.path });
 }
 
 /**
  * Checks a filter value against its field's type and converts it for binding, with the codec that
  * stores values: a date-time is compared in its stored (UTC) form, whatever offset it was given in.
  */
-export function sqlValue(field: FieldDef, value: JsonValue, path: ErrorPath, key: string): SqlParam {
-  if (field.type === 'json' || field.type === 'file') return wrongType(key, `${field.type} fields can only be compared with null`, path);
+export function sqlValue(field: FieldDef, value: JsonValue, at: EntryAt): SqlParam {
+  if (field.type === 'json' || field.type === 'file') return wrongType(at, `${field.type} fields can only be compared with null`);
   const expected = valueProblem(field.type, value);
-  if (expected) wrongType(key, `${field.name} takes ${expected}`, path);
+  if (expected) wrongType(at, `${field.name} takes ${expected}`);
   return toStored(field.type, value);
 }

@@ -89,7 +89,9 @@ function resolveUncached(
   const hops: RefHop[] = [];
   const names: string[] = [];
   let model = root;
-  const where = { field: raw, path: options.errorPath };
+  // `field` names the field the error is about, as a dotted path (`priorty`, `assignee.usrname`),
+  // while `path` keeps the request's key as sent (`["filter", "priorty__gte"]`): PROTOCOL.md 3.2.
+  const where = (fieldPath: string) => ({ field: fieldPath || raw, path: options.errorPath });
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as string;
     const last = i === segments.length - 1;
@@ -104,7 +106,7 @@ function resolveUncached(
         return { hops, field: hop.field, owner, lookup: segment as FilterLookup, path: [...names, hop.field.name].join('.') };
       }
       const owner = model === root ? root.key : `${model.key} (through "${names.join('.')}")`;
-      return fail('unknown_field', `Unknown field "${segment || raw}" on ${owner}`, where);
+      return fail('unknown_field', `Unknown field "${segment || raw}" on ${owner}`, where(segment && [...names, segment].join('.')));
     }
     names.push(segment);
     if (last) return { hops, field, owner: model, lookup: null, path: names.join('.') };
@@ -119,10 +121,10 @@ function resolveUncached(
       return { hops, field, owner: model, lookup: rest as FilterLookup, path: names.join('.') };
     }
     return options.lookups
-      ? fail('invalid_lookup', `Unknown lookup "${rest}" on field "${names.join('.')}"`, where)
-      : fail('unknown_field', `Field "${names.join('.')}" is not a reference, so it has no "${rest}"`, where);
+      ? fail('invalid_lookup', `Unknown lookup "${rest}" on field "${names.join('.')}"`, where(names.join('.')))
+      : fail('unknown_field', `Field "${names.join('.')}" is not a reference, so it has no "${rest}"`, where(names.join('.')));
   }
-  return fail('unknown_field', 'Empty field path', where);
+  return fail('unknown_field', 'Empty field path', where(raw));
 }
 
 export function targetOf(ws: Workspace, field: FieldDef): ModelDef {

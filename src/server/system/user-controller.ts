@@ -5,8 +5,7 @@
  */
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { SESSION_COOKIE } from '../auth/cookies.ts';
-import { LoginThrottle } from '../auth/login-throttle.ts';
-import { PLACEHOLDER_HASH, verifyPassword } from '../auth/password.ts';
+import { PasswordChecks } from '../auth/password-checks.ts';
 import { credentialGeneration } from '../auth/revocation.ts';
 import { createSession, revokeJti, revokeSession } from '../auth/sessions.ts';
 import { issueToken, verifyToken } from '../auth/tokens.ts';
@@ -14,6 +13,7 @@ import type { ControllerClassLike, RequestContext, ServerState } from '../contex
 import type { SqlRunner } from '../db/sql-session.ts';
 import { fail } from '../errors.ts';
 import { fromStored } from '../workspace/field-codec.ts';
+import { findLoginRow, hashToCheck } from './login-query.ts';
 
 /** How long a token or session lives. */
 export const CREDENTIAL_TTL_SECONDS = 12 * 3600;
@@ -27,17 +27,22 @@ interface Ctx {
 const WRONG = 'Wrong username or password';
 
 export function userController(state: ServerState): ControllerClassLike {
-  // In memory and per server: throttling is about a burst of guesses, not about history.
-  const throttle = new LoginThrottle();
+  const throttle = state.loginThrottle;
   return class UserController {
     static permissions = { login: ['anyone'], logout: ['authenticated'], verifyAuthentication: ['authenticated'] };
 
+    /**
+     * Runs inside the write gate, after the request verified the password against the committed hash
+     * (system/login-query.ts): here the throttle, the row as this transaction sees it and the
+     * bookkeeping writes, all short. Concurrent logins reach this point one at a time, so the
+     * throttle's check and its count never interleave.
+     */
     async on_login(ctx: Ctx, args: Record<string, JsonValue>): Promise<{ payload: JsonValue; message: string }> {
       const { username, password } = args;
       if (typeof username !== 'string' || typeof password !== 'string') {
         fail('validation_error', 'login takes a username and a password (strings)', { field: typeof username !== 'string' ? 'username' : 'password', path: [typeof username !== 'string' ? 'username' : 'password'] });
       }
-      const client = ctx.request.client ?? 'unknown';
+      const client = ctx.request.client;
       const retryAfter = throttle.retryAfter(client, username as string);
       if (retryAfter > 0) {
         if (ctx.request.replyHeaders) ctx.request.replyHeaders['Retry-After'] = String(retryAfter);
@@ -45,12 +50,9 @@ export function userController(state: ServerState): ControllerClassLike {
         fail('rate_limited', `Too many failed logins for this username from this client; try again in ${retryAfter} s`);
       }
       const sql = ctx.request.sql.untracked;
-      const row = sql.get('SELECT "id", "password", "is_active" FROM "system.User" WHERE "username" = ?', [username as string]) as
-        | { id: number; password: string | null; is_active: number | null }
-        | undefined;
-      // A real hash even for an unknown user (or one without a password), so timing does not tell
-      // which part was wrong.
-      const ok = await verifyPassword(password as string, row?.password ?? PLACEHOLDER_HASH);
+      const row = findLoginRow(sql, username as string);
+      const checks = ctx.request.passwordChecks ?? new PasswordChecks();
+      const ok = await checks.verify(password as string, hashToCheck(row));
       if (!row || !ok || row.password === null || row.is_active === 0) {
         throttle.recordFailure(client, username as string);
         fail('unauthenticated', WRONG);

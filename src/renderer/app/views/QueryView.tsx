@@ -7,17 +7,22 @@ import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { EnvelopeViewer } from '../../features/envelope-viewer/EnvelopeViewer.tsx';
 import { QueryEditorPane } from '../../features/query-editor/QueryEditorPane.tsx';
 import { ReproduceLocallyButton } from '../ReproduceLocallyButton.tsx';
+import { SaveToCollection } from '../SaveToCollection.tsx';
 import { SplitPane } from '../SplitPane.tsx';
 
 export function QueryView(): JSX.Element {
   return (
-    <SplitPane
-      left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
-      right={
-        <ErrorBoundary what="The response viewer">
-          <EnvelopeViewer />
-        </ErrorBoundary>
-      }
-    />
+    <>
+      <SplitPane
+        left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
+        right={
+          <ErrorBoundary what="The response viewer">
+            <EnvelopeViewer />
+          </ErrorBoundary>
+        }
+      />
+      {/* Ctrl/Cmd+S: nothing on screen until it asks where to save. */}
+      <SaveToCollection />
+    </>
   );
 }

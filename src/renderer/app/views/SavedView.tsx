@@ -3,10 +3,9 @@
  * collections, `{{variables}}` from the connection's environment, import/export.
  * Open and Run put the document in a new editor tab (Run with the variables filled in).
  */
-import { useMemo, type JSX } from 'react';
-import { CollectionFoldersPanel, createFoldersClient } from '../../features/collection-folders/index.ts';
+import type { JSX } from 'react';
+import { CollectionFoldersPanel } from '../../features/collection-folders/index.ts';
 import { SavedQueriesPanel } from '../../features/saved-queries/index.ts';
-import { EMBEDDED_ID } from '../../state/connections-store.ts';
 import { schemaKeys } from '../../state/query-keys.ts';
 import type { DescribeOutcome } from '../../transport/jql-client.ts';
 import { useServices, useStore } from '../../state/services.ts';
@@ -17,12 +16,11 @@ import { ConnectionPicker, ViewHeader } from './ViewHeader.tsx';
 
 export function SavedView(): JSX.Element {
   const services = useServices();
-  const { savedQueries, saveText } = useWorkbench();
+  const { savedQueries, saveText, folders } = useWorkbench();
   const tabState = useStore(services.tabs);
   const active = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
   const { connection, connections, select } = useViewConnection('saved');
-  // Collection folders are served by the embedded server, to its local admin.
-  const folders = useMemo(() => createFoldersClient(services.platform.transport, () => services.connections.target(EMBEDDED_ID)), [services]);
+  const { collectionFolder } = useStore(services.workbench);
   const runContext = () => {
     const target = connection ? services.connections.target(connection.id) : null;
     if (!connection || !target) return null;
@@ -35,12 +33,20 @@ export function SavedView(): JSX.Element {
         {connection && <ConnectionPicker label="Saved queries connection" value={connection.id} connections={connections} onChange={select} />}
       </ViewHeader>
       <div className="view-scroll">
-        <CollectionFoldersPanel client={folders} runContext={runContext} onOpen={(document) => openInTab(services, document, connection?.id ?? active.connectionId, false)} />
+        <CollectionFoldersPanel
+          client={folders}
+          runContext={runContext}
+          openFolder={collectionFolder}
+          onOpenFolder={(id) => services.workbench.openCollectionFolder(id)}
+          onOpen={(document, from) =>
+            openInTab(services, document, connection?.id ?? active.connectionId, false, { savedAs: { kind: 'folder', folderId: from.folderId, path: from.path }, queryInfoLevel: from.queryInfoLevel })
+          }
+        />
         <SavedQueriesPanel
           store={savedQueries}
           connection={connection ? { id: connection.id, name: connection.name } : null}
           currentDocument={active.text}
-          onOpen={(query) => openInTab(services, query.document, connection?.id ?? active.connectionId, false)}
+          onOpen={(query, collection) => openInTab(services, query.document, connection?.id ?? active.connectionId, false, { savedAs: { kind: 'saved', collectionId: collection.id, queryId: query.id } })}
           onRun={(_query, document) => openInTab(services, document, connection?.id ?? active.connectionId, true)}
           onExport={(json, name) =>
             void saveText(json, name, 'application/json').then(

@@ -17,11 +17,21 @@ import { RequestDetail } from './RequestDetail.tsx';
 import { runFolder, type FolderRunInput } from './run-folder.ts';
 import styles from './collection-folders.module.css';
 
+/** A request file a document was opened from: Ctrl/Cmd+S in its tab writes it back there. */
+export interface OpenedRequest {
+  folderId: string;
+  path: string;
+  queryInfoLevel: 0 | 1 | 2;
+}
+
 export interface CollectionFoldersPanelProps {
   client: FoldersClient;
   /** The connection a run goes to (the Saved view's), or null when there is none. */
   runContext(): Omit<FolderRunInput, 'requests' | 'variables' | 'allowWrite' | 'signal' | 'onResult'> | null;
-  onOpen(document: string): void;
+  onOpen(document: string, from: OpenedRequest): void;
+  /** The folder picked (kept by the app: it is the one Ctrl/Cmd+S saves into); null: the first. */
+  openFolder: string | null;
+  onOpenFolder(id: string): void;
   pollMs?: number;
 }
 
@@ -33,11 +43,11 @@ function inScope(request: RunnableRequest, scope: Scope): boolean {
   return request.path === scope.path;
 }
 
-export function CollectionFoldersPanel({ client, runContext, onOpen, pollMs = 2000 }: CollectionFoldersPanelProps): JSX.Element {
+export function CollectionFoldersPanel({ client, runContext, onOpen, openFolder, onOpenFolder, pollMs = 2000 }: CollectionFoldersPanelProps): JSX.Element {
   const queryClient = useQueryClient();
   const list = useQuery({ queryKey: folderKeys.list(), queryFn: () => client.list(), retry: false });
-  const [chosen, setChosen] = useState<string | null>(null);
-  const folderId = chosen ?? list.data?.[0]?.id ?? null;
+  // A folder picked earlier that is gone (renamed on disk) falls back to the first one.
+  const folderId = (list.data?.some((f) => f.id === openFolder) ? openFolder : null) ?? list.data?.[0]?.id ?? null;
   const folder = useQuery({
     queryKey: folderKeys.folder(folderId ?? ''),
     queryFn: () => client.read(folderId as string),
@@ -105,7 +115,7 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, pollMs = 20
       const imported = await client.importExport(await file.text());
       await queryClient.invalidateQueries({ queryKey: folderKeys.list() });
       setMessage(`Imported ${imported.map((f) => `"${f.name}" into ${f.folder} (${f.requests} request${f.requests === 1 ? '' : 's'})`).join(', ')}.`);
-      if (imported[0]) setChosen(imported[0].folder);
+      if (imported[0]) onOpenFolder(imported[0].folder);
     } catch (error) {
       setMessage(`${file.name} was not imported: ${(error as Error).message}`);
     }
@@ -123,7 +133,7 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, pollMs = 20
       <div className={panel.row}>
         <h3 className={panel.title}>Collection folders</h3>
         {list.data && list.data.length > 0 && (
-          <select className={panel.control} aria-label="Collection folder" value={folderId ?? ''} onChange={(e) => setChosen(e.target.value)}>
+          <select className={panel.control} aria-label="Collection folder" value={folderId ?? ''} onChange={(e) => onOpenFolder(e.target.value)}>
             {list.data.map((f) => (
               <option key={f.id} value={f.id}>
                 {f.name} ({f.id})
@@ -212,7 +222,13 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, pollMs = 20
             ))}
           </ul>
           {selectedRequest ? (
-            <RequestDetail key={`${selectedRequest.path}`} request={selectedRequest} result={results[selectedRequest.path] ?? null} onSave={save} onOpen={onOpen} />
+            <RequestDetail
+              key={`${selectedRequest.path}`}
+              request={selectedRequest}
+              result={results[selectedRequest.path] ?? null}
+              onSave={save}
+              onOpen={(document) => folderId && onOpen(document, { folderId, path: selectedRequest.path, queryInfoLevel: selectedRequest.file.options.queryInfoLevel ?? 0 })}
+            />
           ) : (
             <p className={panel.hint}>Pick a request to see its document and edit its assertions.</p>
           )}

@@ -3,25 +3,12 @@
  * --collections DIR`): list them, read one, write a request file back. Framework-free; it talks to
  * the embedded server through the transport, with the local admin's credential.
  */
-import type { JsonValue } from '../../../shared/protocol.ts';
-import type { RequestFile } from '../../../shared/collections/format.ts';
+import { readErrors } from '../../response/schema/envelope-schema.ts';
+import { readFolderList, readFolderSnapshot, readImported, type FolderSnapshot, type FolderSummary, type ImportedFolder } from '../../response/schema/folders-schema.ts';
 import { credentialParts, decodeJson, trimBaseUrl, type ServerTarget } from '../../transport/jql-client.ts';
 import type { HttpMethod, Transport } from '../../transport/transport.ts';
 
-export interface FolderSummary {
-  id: string;
-  name: string;
-}
-
-export interface FolderSnapshot {
-  id: string;
-  name: string;
-  version: string;
-  defaultEnvironment: string | null;
-  environments: Array<{ name: string; variables: Record<string, JsonValue>; secrets: string[] }>;
-  requests: Array<{ path: string; name: string; file: RequestFile }>;
-  problems: string[];
-}
+export type { FolderSnapshot, FolderSummary, ImportedFolder };
 
 /** The server answered that it serves no collection folders (it was started without --collections). */
 export class NoFoldersError extends Error {
@@ -33,17 +20,23 @@ export interface FoldersClient {
   read(id: string): Promise<FolderSnapshot>;
   writeRequest(id: string, path: string, text: string): Promise<FolderSnapshot>;
   /** A saved-queries export file, as new collection folders. */
-  importExport(text: string): Promise<Array<{ name: string; folder: string; requests: number }>>;
+  importExport(text: string): Promise<ImportedFolder[]>;
 }
 
 function messageOf(body: unknown, status: number): string {
-  const errors = (body as { __errors__?: Array<{ message?: unknown }> } | undefined)?.__errors__;
-  const messages = Array.isArray(errors) ? errors.map((e) => (typeof e?.message === 'string' ? e.message : '')).filter(Boolean) : [];
+  const errors = typeof body === 'object' && body !== null ? readErrors((body as { __errors__?: unknown }).__errors__, '__errors__') : [];
+  const messages = errors.map((e) => e.message).filter(Boolean);
   return messages.length > 0 ? messages.join('; ') : `The server answered ${status}.`;
 }
 
+/** An answer that is not what the route answers: said, never passed on as if it were. */
+function expected<T>(value: T | null, what: string): T {
+  if (value === null) throw new Error(`The server did not answer ${what} in a shape this console reads.`);
+  return value;
+}
+
 export function createFoldersClient(transport: Transport, target: () => ServerTarget | null): FoldersClient {
-  const call = async <T>(method: HttpMethod, path: string, body?: unknown): Promise<T> => {
+  const call = async (method: HttpMethod, path: string, body?: unknown): Promise<unknown> => {
     const server = target();
     if (!server) throw new NoFoldersError('The embedded server is not running.');
     const url = `${trimBaseUrl(server.baseUrl)}${path}`;
@@ -60,12 +53,12 @@ export function createFoldersClient(transport: Transport, target: () => ServerTa
     const parsed = decodeJson(result.body);
     if (result.status === 404 && path === '/collections') throw new NoFoldersError('This server serves no collection folders.');
     if (result.status >= 400) throw new Error(messageOf(parsed, result.status));
-    return parsed as T;
+    return parsed;
   };
   return {
-    list: async () => (await call<{ collections: FolderSummary[] }>('GET', '/collections')).collections,
-    read: (id) => call<FolderSnapshot>('GET', `/collections/${encodeURIComponent(id)}`),
-    writeRequest: (id, path, text) => call<FolderSnapshot>('PUT', `/collections/${encodeURIComponent(id)}/requests`, { path, text }),
-    importExport: async (text) => (await call<{ imported: Array<{ name: string; folder: string; requests: number }> }>('POST', '/collections/import', { export: text })).imported,
+    list: async () => expected(readFolderList(await call('GET', '/collections')), 'its list of collection folders'),
+    read: async (id) => expected(readFolderSnapshot(await call('GET', `/collections/${encodeURIComponent(id)}`)), 'the collection folder'),
+    writeRequest: async (id, path, text) => expected(readFolderSnapshot(await call('PUT', `/collections/${encodeURIComponent(id)}/requests`, { path, text })), 'the collection folder'),
+    importExport: async (text) => expected(readImported(await call('POST', '/collections/import', { export: text })), 'the folders it made'),
   };
 }

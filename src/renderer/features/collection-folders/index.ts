@@ -1,2 +1,2 @@
-export { CollectionFoldersPanel } from './CollectionFoldersPanel.tsx';
-export { createFoldersClient } from './folders-client.ts';
+export { CollectionFoldersPanel, type OpenedRequest } from './CollectionFoldersPanel.tsx';
+export { createFoldersClient, NoFoldersError, type FolderSnapshot, type FolderSummary, type FoldersClient } from './folders-client.ts';

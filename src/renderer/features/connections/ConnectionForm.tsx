@@ -92,7 +92,7 @@ export function ConnectionForm(props: {
           <span>Answer limit (MiB)</span>
           <input value={limitText} onChange={(e) => setLimitText(e.target.value)} placeholder="64" inputMode="numeric" aria-invalid={!!errors.answerLimit} />
           {errors.answerLimit && <small className="field-error">{errors.answerLimit}</small>}
-          <small className="field-hint">The desktop app stops reading a larger answer, with a message; empty keeps 64 MiB.</small>
+          <small className="field-hint">The console stops reading a larger answer, with a message; empty keeps 64 MiB.</small>
         </label>
         <div className="form-actions">
           <button type="button" className="btn" onClick={props.onClose}>

@@ -16,7 +16,7 @@ export function show(value: JsonValue | undefined): string {
 export function CompareTable({ rows, left, right, label }: { rows: CompareRow[]; left: string; right: string; label: string }) {
   if (rows.length === 0) return null;
   return (
-    <table className={styles.table} aria-label={label}>
+    <table className={`${styles.table} ${styles.compare}`} aria-label={label}>
       <thead>
         <tr>
           <th />
@@ -85,7 +85,7 @@ export function RecordChanges({ payload, left, right }: { payload: PayloadDiff; 
         </span>
       ))}
       {changes.length > 0 && (
-        <table className={styles.table} aria-label="Record changes">
+        <table className={`${styles.table} ${styles.changes}`} aria-label="Record changes">
           <thead>
             <tr>
               <th>record</th>

@@ -4,11 +4,12 @@
  * tree; errors, SQL and the raw body have their own views. On start there is no response in
  * memory, only the summary of the last run, so a huge body is never re-rendered unasked.
  */
-import { useState, type JSX, type ReactNode } from 'react';
+import { useCallback, useState, type JSX, type KeyboardEvent, type ReactNode } from 'react';
 import { formatAgo, formatBytes, formatMs } from '../../components/format.ts';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { RefusedWrite } from '../../components/RunAnyway.tsx';
 import { TabStrip, type TabItem } from '../../components/TabStrip.tsx';
+import { useDebounced } from '../../components/use-debounced.ts';
 import { TOO_DEEP_SENTENCE } from '../../response/normalize-envelope.ts';
 import type { ErrorCode } from '../../../shared/error-codes.ts';
 import { errorAnchor } from '../../monaco/protocol-help.ts';
@@ -24,6 +25,8 @@ import { MisfitsNote } from './MisfitsNote.tsx';
 import { PayloadTable } from './PayloadTable.tsx';
 import { RawBody } from './RawBody.tsx';
 import { ResponseHeader } from './ResponseHeader.tsx';
+import { CLOSED_SEARCH, ResponseSearch, type SearchState } from './ResponseSearch.tsx';
+import { MATCH_LIMIT, step } from './response-search.ts';
 import { SqlPanel } from './SqlPanel.tsx';
 import { tableRows } from './table-model.ts';
 
@@ -78,6 +81,14 @@ export function ResultViewer(props: ResultViewerProps): JSX.Element {
   // The view a person picked stays picked across runs (asking for SQL re-runs).
   const [chosenViews, setChosenViews] = useState<Readonly<Record<string, View>>>({});
   const key = props.viewKey ?? '';
+  // The search stays open, with its query, from one run to the next.
+  const [search, setSearch] = useState<SearchState>(CLOSED_SEARCH);
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.key.toLowerCase() !== 'f' || run?.status !== 'done') return;
+    e.preventDefault();
+    e.stopPropagation();
+    setSearch((s) => ({ ...s, open: true, focus: s.focus + 1 }));
+  };
 
   let body: JSX.Element;
   if (!run) body = <>{props.empty}</>;
@@ -104,11 +115,14 @@ export function ResultViewer(props: ResultViewerProps): JSX.Element {
       </div>
     );
   } else {
-    body = <DoneView key={run.runId} {...props} run={run} chosen={chosenViews[key] ?? null} onChoose={(view) => setChosenViews((all) => ({ ...all, [key]: view }))} />;
+    body = (
+      <DoneView key={run.runId} {...props} run={run} chosen={chosenViews[key] ?? null} onChoose={(view) => setChosenViews((all) => ({ ...all, [key]: view }))} search={search} onSearch={setSearch} />
+    );
   }
 
   return (
-    <section className="viewer-pane" aria-label="Response">
+    // Focusable (not in the tab order) so that a click anywhere in it makes Ctrl/Cmd+F its own.
+    <section className="viewer-pane" aria-label="Response" tabIndex={-1} onKeyDown={onKeyDown}>
       {body}
     </section>
   );
@@ -132,8 +146,14 @@ function NoResponse(props: { tab: QueryTab }): JSX.Element {
   );
 }
 
-function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null; onChoose: (view: View) => void }): JSX.Element {
+function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null; onChoose: (view: View) => void; search: SearchState; onSearch: (change: (s: SearchState) => SearchState) => void }): JSX.Element {
   const { view } = props.run;
+  const { search, onSearch } = props;
+  // The shown view counts its matches of the query (settled after typing stops) and shows the current one.
+  const [matchCount, setMatchCount] = useState(0);
+  const onMatches = useCallback((count: number) => setMatchCount(count), []);
+  const query = useDebounced(search.query, 150);
+  const searching = search.open && query !== '' ? { query, index: search.index } : null;
   const errors = allErrors(view);
   const [sectionIndex, setSectionIndex] = useState(0);
   const section = view.sections[sectionIndex] ?? null;
@@ -185,15 +205,25 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
         />
       )}
       <TabStrip label="Response views" active={current} onSelect={props.onChoose} items={views} />
+      {search.open && (
+        <ResponseSearch
+          state={search}
+          count={current === 'table' || current === 'json' || current === 'raw' ? matchCount : null}
+          limited={matchCount >= MATCH_LIMIT}
+          onQuery={(text) => onSearch((s) => ({ ...s, query: text, index: 0 }))}
+          onStep={(direction) => onSearch((s) => ({ ...s, index: step(Math.min(s.index, matchCount - 1), matchCount, direction) }))}
+          onClose={() => onSearch((s) => ({ ...s, open: false }))}
+        />
+      )}
       {section && part('The extras line', <ExtrasBar section={section} />)}
       <div className="view-body">
         {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) &&
           part('The Table view', <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />)}
-        {current === 'table' && rows && rows.length > 0 && part('The Table view', <PayloadTable key={sectionIndex} rows={rows} />)}
-        {current === 'json' && section && part('The JSON view', <JsonTree key={sectionIndex} value={section.payload} />)}
+        {current === 'table' && rows && rows.length > 0 && part('The Table view', <PayloadTable key={sectionIndex} rows={rows} search={searching} onMatches={onMatches} />)}
+        {current === 'json' && section && part('The JSON view', <JsonTree key={sectionIndex} value={section.payload} search={searching} onMatches={onMatches} />)}
         {current === 'errors' && part('The Errors view', <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />)}
         {current === 'sql' && props.onAskForSql && part('The SQL view', <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />)}
-        {current === 'raw' && part('The Raw view', <RawBody raw={props.run.raw} />)}
+        {current === 'raw' && part('The Raw view', <RawBody raw={props.run.raw} search={searching} onMatches={onMatches} />)}
       </div>
     </>
   );

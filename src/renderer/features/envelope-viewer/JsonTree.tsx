@@ -1,19 +1,40 @@
-/** The payload as a collapsible JSON tree, virtualized over the visible rows (json-tree-model.ts). */
+/**
+ * The payload as a collapsible JSON tree, virtualized over the visible rows (json-tree-model.ts).
+ * The response search marks the rows that match; the current one is opened to (its containers and
+ * chunk groups expand) and scrolled to.
+ */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { formatBytes } from '../../components/format.ts';
 import { flattenTree, initialExpansion, type TreeRow } from './json-tree-model.ts';
+import { currentOf, treeMatches, type Searchable } from './response-search.ts';
 
 const ROW_HEIGHT = 20;
 
-export function JsonTree(props: { value: JsonValue }): JSX.Element {
+export function JsonTree(props: { value: JsonValue } & Searchable): JSX.Element {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => initialExpansion(props.value));
   // A long string the user asked to see whole, in a text box under the tree.
   const [whole, setWhole] = useState<TreeRow | null>(null);
   const rows = useMemo(() => flattenTree(props.value, expanded), [props.value, expanded]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+
+  const { search, onMatches } = props;
+  const query = search?.query ?? '';
+  const matches = useMemo(() => treeMatches(props.value, query), [props.value, query]);
+  const matched = useMemo(() => new Set(matches.map((m) => m.id)), [matches]);
+  const current = currentOf(matches, search);
+  useEffect(() => onMatches?.(matches.length), [matches, onMatches]);
+  // A new current match: open what hides it; once its row exists, scroll to it.
+  useEffect(() => {
+    if (!current) return;
+    setExpanded((open) => (current.reveal.every((id) => open.has(id)) ? open : new Set([...open, ...current.reveal])));
+  }, [current]);
+  const currentRow = current ? rows.findIndex((r) => r.id === current.id) : -1;
+  useEffect(() => {
+    if (currentRow >= 0) virtualizer.scrollToIndex(currentRow, { align: 'center' });
+  }, [currentRow, search?.index, virtualizer]);
 
   const toggle = (id: string) => {
     const next = new Set(expanded);
@@ -37,7 +58,7 @@ export function JsonTree(props: { value: JsonValue }): JSX.Element {
         <textarea className="long-text" readOnly value={whole.value} aria-label="The whole string" />
       </div>
     )}
-    <div ref={scrollRef} className="tree-scroll" role="tree" aria-label="Payload as JSON" data-testid="json-tree">
+    <div ref={scrollRef} className="tree-scroll" role="tree" aria-label="Payload as JSON" data-testid="json-tree" tabIndex={0}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index]!;
@@ -47,7 +68,8 @@ export function JsonTree(props: { value: JsonValue }): JSX.Element {
               role="treeitem"
               aria-expanded={row.expandable ? row.expanded : undefined}
               aria-level={row.depth + 1}
-              className="tree-row"
+              className={`tree-row${matched.has(row.id) ? ' is-match' : ''}${current?.id === row.id ? ' is-current-match' : ''}`}
+              data-match={current?.id === row.id ? 'current' : matched.has(row.id) ? 'match' : undefined}
               style={{ transform: `translateY(${item.start}px)`, paddingLeft: 8 + row.depth * 16 }}
               onClick={() => row.expandable && toggle(row.id)}
             >

@@ -1,14 +1,16 @@
 /**
  * The payload as a table: virtualized rows (only what is on screen is in the DOM, so 100,000
- * records scroll smoothly), sortable columns, nested values that expand under their row, and
- * copy cell / copy row (buttons, or Ctrl/Cmd+C on the selected cell).
+ * records scroll smoothly), sortable columns, nested values that expand under their row,
+ * copy cell / copy row (buttons, or Ctrl/Cmd+C on the selected cell), and the response search's
+ * matches marked, the current one selected and scrolled to.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { copyToClipboard } from '../../components/clipboard.ts';
 import { formatCount } from '../../components/format.ts';
 import { useServices } from '../../state/services.ts';
+import { currentOf, tableMatches, type Searchable } from './response-search.ts';
 import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, moveSelection, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
 
 const ROW_HEIGHT = 25;
@@ -22,7 +24,7 @@ function valueClass(value: JsonValue | undefined): string {
   return 'v-str';
 }
 
-export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
+export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Element {
   const { toasts } = useServices();
   const { rows } = props;
   const columns = useMemo(() => columnsOf(rows), [rows]);
@@ -34,6 +36,13 @@ export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
   const [selected, setSelected] = useState<{ row: number; column: string } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const totalWidth = INDEX_WIDTH + columns.reduce((w, c) => w + widthOf(c), 0);
+
+  const { search, onMatches } = props;
+  const query = search?.query ?? '';
+  const matches = useMemo(() => tableMatches(rows, order, columns, query), [rows, order, columns, query]);
+  const matched = useMemo(() => new Set(matches.map((m) => `${m.row}\u0000${m.column}`)), [matches]);
+  const current = currentOf(matches, search);
+  useEffect(() => onMatches?.(matches.length), [matches, onMatches]);
 
   const virtualizer = useVirtualizer({
     count: order.length,
@@ -49,6 +58,21 @@ export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
     else next.add(key);
     setExpanded(next);
   };
+
+  // The current match becomes the selected cell, scrolled into view down and across.
+  useEffect(() => {
+    if (!current) return;
+    setSelected(current);
+    virtualizer.scrollToIndex(order.indexOf(current.row), { align: 'center' });
+    const scroller = scrollRef.current;
+    if (!scroller) return;
+    const at = columns.indexOf(current.column);
+    const left = INDEX_WIDTH + columns.slice(0, at).reduce((w, c) => w + widthOf(c), 0);
+    const right = left + widthOf(current.column);
+    if (left < scroller.scrollLeft + INDEX_WIDTH) scroller.scrollLeft = left - INDEX_WIDTH;
+    else if (right > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = right - scroller.clientWidth;
+    // Only a new current match moves the view (not a re-render with the same one).
+  }, [current?.row, current?.column, search?.index]);
 
   const copyCell = () => {
     if (selected) void copyToClipboard(copyText(cellValue(rows[selected.row], selected.column)), 'the cell', toasts);
@@ -127,12 +151,15 @@ export function PayloadTable(props: { rows: JsonValue[] }): JSX.Element {
                     const value = cellValue(row, c);
                     const nested = isNested(value);
                     const isSelected = selected?.row === rowIndex && selected.column === c;
+                    const isMatch = matched.has(`${rowIndex}\u0000${c}`);
+                    const isCurrent = current?.row === rowIndex && current.column === c;
                     return (
                       <div
                         key={c}
                         role="cell"
                         aria-selected={isSelected}
-                        className={`td ${valueClass(value)}${isSelected ? ' is-selected' : ''}`}
+                        data-match={isCurrent ? 'current' : isMatch ? 'match' : undefined}
+                        className={`td ${valueClass(value)}${isSelected ? ' is-selected' : ''}${isMatch ? ' is-match' : ''}${isCurrent ? ' is-current-match' : ''}`}
                         style={{ width: widthOf(c) }}
                         title={nested ? undefined : cellText(value, 2000)}
                         onClick={() => setSelected({ row: rowIndex, column: c })}

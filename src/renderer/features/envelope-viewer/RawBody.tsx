@@ -1,16 +1,28 @@
 /**
  * The body as received. A huge one is shown from its start only (the whole of it is one click
- * away with Save); reading a slice of the Blob never decodes the rest.
+ * away with Save); reading a slice of the Blob never decodes the rest. It stays one plain text
+ * node: the JSON colours (raw-tokens.ts) and the response search's matches are highlights laid over
+ * it (text-highlights.ts), so selecting and copying gives exactly the bytes shown.
  */
-import { useEffect, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { formatBytes } from '../../components/format.ts';
+import { currentOf, textMatches, type Searchable } from './response-search.ts';
+import { jsonTokens, type TokenKind } from './raw-tokens.ts';
+import { addHighlight, textRange } from './text-highlights.ts';
 
 const SHOWN_BYTES = 512 * 1024;
 
-export function RawBody(props: { raw: Blob }): JSX.Element {
+/** The text node of the body (null before it is drawn). */
+function textNode(pre: HTMLPreElement | null): Text | null {
+  const node = pre?.firstChild;
+  return node instanceof Text ? node : null;
+}
+
+export function RawBody(props: { raw: Blob } & Searchable): JSX.Element {
   const [text, setText] = useState<string | null>(null);
   const [pretty, setPretty] = useState(false);
   const truncated = props.raw.size > SHOWN_BYTES;
+  const pre = useRef<HTMLPreElement>(null);
 
   useEffect(() => {
     let live = true;
@@ -23,14 +35,58 @@ export function RawBody(props: { raw: Blob }): JSX.Element {
     };
   }, [props.raw]);
 
-  let shown = text ?? '';
-  if (pretty && !truncated) {
+  const shown = useMemo(() => {
+    if (!pretty || truncated || text === null) return text ?? '';
     try {
-      shown = JSON.stringify(JSON.parse(shown), null, 2);
+      return JSON.stringify(JSON.parse(text), null, 2);
     } catch {
       // Not JSON: show it as it came.
+      return text;
     }
-  }
+  }, [text, pretty, truncated]);
+
+  // The colours: one highlight per kind of token, over the text node as drawn.
+  useEffect(() => {
+    const node = textNode(pre.current);
+    if (!node || node.data !== shown) return;
+    const byKind = new Map<TokenKind, Range[]>();
+    for (const token of jsonTokens(shown)) {
+      const list = byKind.get(token.kind) ?? [];
+      list.push(textRange(node, token.start, token.end));
+      byKind.set(token.kind, list);
+    }
+    const removers = [...byKind].map(([kind, ranges]) => addHighlight(`raw-${kind}`, ranges));
+    return () => removers.forEach((remove) => remove());
+  }, [shown]);
+
+  const { search, onMatches } = props;
+  const query = search?.query ?? '';
+  const matches = useMemo(() => textMatches(shown, query), [shown, query]);
+  const current = currentOf(matches, search);
+  useEffect(() => onMatches?.(matches.length), [matches, onMatches]);
+
+  // The matches, the current one marked apart and scrolled to.
+  useEffect(() => {
+    const node = textNode(pre.current);
+    const scroller = pre.current;
+    if (!node || !scroller || node.data !== shown || matches.length === 0) return;
+    const others = addHighlight(
+      'search-match',
+      matches.filter((m) => m !== current).map((m) => textRange(node, m.start, m.end)),
+    );
+    let mark = () => {};
+    if (current) {
+      const range = textRange(node, current.start, current.end);
+      mark = addHighlight('search-current', [range]);
+      const box = range.getBoundingClientRect();
+      const view = scroller.getBoundingClientRect();
+      if (box.top < view.top || box.bottom > view.bottom) scroller.scrollTop += box.top - view.top - view.height / 3;
+    }
+    return () => {
+      others();
+      mark();
+    };
+  }, [shown, matches, current]);
 
   return (
     <div className="raw">
@@ -44,7 +100,7 @@ export function RawBody(props: { raw: Blob }): JSX.Element {
           </span>
         )}
       </div>
-      <pre className="raw-text" data-testid="raw-body">
+      <pre ref={pre} className="raw-text" data-testid="raw-body" tabIndex={0}>
         {shown}
       </pre>
     </div>

@@ -29,6 +29,11 @@ export const DEFAULT_CHUNK = 100;
 
 const escapeKey = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** The id of a container's child (a key, or an array index as text): `/0/assignee`. */
+export function nodeId(parentId: string, key: string): string {
+  return `${parentId}/${escapeKey(key)}`;
+}
+
 function preview(value: JsonValue): string {
   if (Array.isArray(value)) return `Array(${value.length})`;
   if (value !== null && typeof value === 'object') {
@@ -42,8 +47,8 @@ function preview(value: JsonValue): string {
 type Entry = [label: string, value: JsonValue, id: string];
 
 function entriesOf(value: JsonValue, id: string): Entry[] {
-  if (Array.isArray(value)) return value.map((v, i) => [String(i), v, `${id}/${i}`]);
-  if (value !== null && typeof value === 'object') return Object.entries(value).map(([k, v]) => [k, v, `${id}/${escapeKey(k)}`]);
+  if (Array.isArray(value)) return value.map((v, i) => [String(i), v, nodeId(id, String(i))]);
+  if (value !== null && typeof value === 'object') return Object.entries(value).map(([k, v]) => [k, v, nodeId(id, k)]);
   return [];
 }
 
@@ -78,9 +83,9 @@ export function flattenTree(root: JsonValue, expanded: ReadonlySet<string>, chun
       for (let i = start; i <= end; i++) {
         if (keys) {
           const k = keys[i]!;
-          entries.push([k, (value as Record<string, JsonValue>)[k]!, `${id}/${escapeKey(k)}`]);
+          entries.push([k, (value as Record<string, JsonValue>)[k]!, nodeId(id, k)]);
         } else {
-          entries.push([String(i), (value as JsonValue[])[i]!, `${id}/${i}`]);
+          entries.push([String(i), (value as JsonValue[])[i]!, nodeId(id, String(i))]);
         }
       }
       visitEntries(entries, depth + 1);

@@ -2,10 +2,11 @@
  * The product's own docs inside the console: docs/protocol.md and docs/workspace.md, bundled with the
  * app and rendered as React elements (markdown-to-jsx, raw HTML off), with GitHub's heading anchors so
  * a hover's or an error's link scrolls to its section. Links between the two pages and to their
- * sections stay inside the view; nothing navigates the window.
+ * sections stay inside the view; nothing navigates the window. Where the view is wide, the page's
+ * sections are listed beside it.
  */
 import Markdown, { RuleType } from 'markdown-to-jsx/react';
-import { useEffect, useMemo, useRef, type JSX, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type ReactNode } from 'react';
 import { headingAnchor, placeOfHref, type DocName, type DocPlace } from '../../components/doc-anchors.ts';
 import protocolText from '../../../../docs/protocol.md?raw';
 import workspaceText from '../../../../docs/workspace.md?raw';
@@ -64,6 +65,13 @@ export function DocsPanel(props: DocsPanelProps): JSX.Element {
     scroller.scrollTop = 0;
   }, [place.doc, place.anchor, place.seq]);
 
+  // The contents are read from the rendered page, so they carry the very anchors its headings have.
+  const [sections, setSections] = useState<Array<{ anchor: string; title: string }>>([]);
+  useLayoutEffect(() => {
+    const headings = scrollRef.current?.querySelectorAll('h2[id]') ?? [];
+    setSections([...headings].map((h) => ({ anchor: h.id, title: h.textContent ?? h.id })));
+  }, [rendered]);
+
   return (
     <div className={styles.docs}>
       <nav className={styles.pages} aria-label="Documents">
@@ -73,9 +81,28 @@ export function DocsPanel(props: DocsPanelProps): JSX.Element {
           </button>
         ))}
       </nav>
-      <article ref={scrollRef} className={styles.page} data-testid="docs-page" aria-label={DOCS[doc].title}>
-        {rendered}
-      </article>
+      <div className={styles.body}>
+        <nav className={styles.contents} aria-label="Contents">
+          <ul>
+            {sections.map((section) => (
+              <li key={section.anchor}>
+                <a
+                  href={`#${section.anchor}`}
+                  onClick={(e) => {
+                    e.preventDefault();
+                    onNavigate({ doc, anchor: section.anchor });
+                  }}
+                >
+                  {section.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <article ref={scrollRef} className={styles.page} data-testid="docs-page" aria-label={DOCS[doc].title}>
+          <div className={styles.text}>{rendered}</div>
+        </article>
+      </div>
     </div>
   );
 }

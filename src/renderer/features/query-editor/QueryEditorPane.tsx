@@ -1,6 +1,6 @@
 /**
- * The center column: tab bar, toolbar (connection, templates, format, diagnostics level, run) and
- * the editor. It also hands each tab's schema to Monaco from its connection's describe.
+ * The center column: tab bar, toolbar (connection, templates, format, run), the editor, and its
+ * status bar (schema state, diagnostics level). It also hands each tab's schema to Monaco from its connection's describe.
  */
 import { useEffect, useRef, type JSX, type ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
@@ -92,39 +92,36 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
   return (
     <section className="editor-pane" aria-label="Query editor">
       <EditorTabs />
-      <div className="toolbar">
-        <label className="toolbar-field" title="The server this tab's query runs on">
-          <select className="conn-select" aria-label="Connection of this tab" value={active.connectionId} onChange={(e) => tabs.setConnection(active.id, e.target.value)}>
-            {!connState.connections.some((c) => c.id === active.connectionId) && <option value={active.connectionId}>(missing)</option>}
-            {connState.connections.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <TemplateMenu describe={schemaInfo?.describe ?? null} onInsert={insertTemplate} />
-        <button type="button" className="btn btn-small" onClick={() => void editorRef.current?.getAction('editor.action.formatDocument')?.run()} title="Format document (Shift+Alt+F)">
-          Format
-        </button>
-        <label className="toolbar-field" title="Ask the server for diagnostics (query_info_level): 1 counts queries, 2 adds each SQL statement">
-          <select aria-label="query_info_level" value={active.queryInfoLevel} onChange={(e) => tabs.setQueryInfoLevel(active.id, Number(e.target.value) as QueryInfoLevel)}>
-            <option value={0}>SQL: off</option>
-            <option value={1}>SQL: counts</option>
-            <option value={2}>SQL: statements</option>
-          </select>
-        </label>
-        {props.toolbarExtra}
-        <span className="toolbar-spacer" />
-        {activeConnection && <DeploymentBadge deployment={activeConnection.deployment} readOnly={activeConnection.readOnly} testId="run-target" />}
-        {running && (
-          <button type="button" className="btn" onClick={() => cancel(active.id)} title="Cancel the running query (Escape)">
-            Cancel <kbd>Esc</kbd>
+      {/* Two groups: the tools may wrap within theirs when the pane is narrow; Run never leaves the first row. */}
+      <div className="toolbar toolbar-split" data-testid="query-toolbar">
+        <div className="toolbar-tools">
+          <label className="toolbar-field" title="The server this tab's query runs on">
+            <select className="conn-select" aria-label="Connection of this tab" value={active.connectionId} onChange={(e) => tabs.setConnection(active.id, e.target.value)}>
+              {!connState.connections.some((c) => c.id === active.connectionId) && <option value={active.connectionId}>(missing)</option>}
+              {connState.connections.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <TemplateMenu describe={schemaInfo?.describe ?? null} onInsert={insertTemplate} />
+          <button type="button" className="btn btn-small" onClick={() => void editorRef.current?.getAction('editor.action.formatDocument')?.run()} title="Format document (Shift+Alt+F)">
+            Format
           </button>
-        )}
-        <button type="button" className="btn btn-primary btn-run" onClick={runActive} disabled={running} title={`Run (${isMac ? '⌘' : 'Ctrl'}+Enter)`}>
-          {running ? 'Running…' : 'Run'} <kbd>{isMac ? '⌘↵' : 'Ctrl+↵'}</kbd>
-        </button>
+          {props.toolbarExtra}
+        </div>
+        <div className="toolbar-run">
+          {activeConnection && <DeploymentBadge deployment={activeConnection.deployment} readOnly={activeConnection.readOnly} testId="run-target" />}
+          {running && (
+            <button type="button" className="btn" onClick={() => cancel(active.id)} title="Cancel the running query (Escape)">
+              Cancel <kbd>Esc</kbd>
+            </button>
+          )}
+          <button type="button" className="btn btn-primary btn-run" onClick={runActive} disabled={running} title={`Run (${isMac ? '⌘' : 'Ctrl'}+Enter)`}>
+            {running ? 'Running…' : 'Run'} <kbd className="compact-hidden">{isMac ? '⌘↵' : 'Ctrl+↵'}</kbd>
+          </button>
+        </div>
       </div>
       <QueryEditor tabId={active.id} editorRef={editorRef} onRun={runActive} describeOf={(connectionId) => describes.get(connectionId)?.describe ?? null} />
       <footer className="statusbar">
@@ -139,7 +136,17 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
           </span>
         )}
         <span className="toolbar-spacer" />
-        <span className="muted">Ctrl/Cmd+Space completes · Shift+Alt+F formats</span>
+        <span className="muted statusbar-hint" title="Ctrl/Cmd+S saves into a collection · Ctrl/Cmd+Space completes · Shift+Alt+F formats">
+          Ctrl/Cmd+S saves · Ctrl/Cmd+Space completes · Shift+Alt+F formats
+        </span>
+        {/* A setting of the tab's requests, kept in its status bar (as an editor keeps a file's encoding) so the toolbar fits a narrow pane. */}
+        <label className="statusbar-field" title="Ask the server for diagnostics (query_info_level): 1 counts queries, 2 adds each SQL statement">
+          <select aria-label="query_info_level" value={active.queryInfoLevel} onChange={(e) => tabs.setQueryInfoLevel(active.id, Number(e.target.value) as QueryInfoLevel)}>
+            <option value={0}>SQL: off</option>
+            <option value={1}>SQL: counts</option>
+            <option value={2}>SQL: statements</option>
+          </select>
+        </label>
       </footer>
     </section>
   );

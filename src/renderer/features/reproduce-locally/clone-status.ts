@@ -13,7 +13,7 @@ export function readCloneStatus(value: unknown): CloneJobStatus {
   const progress = readProgress(status.progress);
   if (status.state === 'done') {
     const connection = status.connection as Record<string, unknown> | undefined;
-    if (typeof connection?.url !== 'string' || typeof connection.localAdminToken !== 'string' || typeof connection.name !== 'string') {
+    if (typeof connection?.url !== 'string' || typeof connection.connectionId !== 'string' || typeof connection.name !== 'string') {
       throw new Error('The copy was made, but its server did not say where it listens.');
     }
   }

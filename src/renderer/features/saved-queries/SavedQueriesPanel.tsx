@@ -17,8 +17,8 @@ export interface SavedQueriesPanelProps {
   connection: { id: string; name: string } | null;
   /** The active editor tab's text, for "Save current query". */
   currentDocument?: string;
-  /** Opens the saved document as written (variables and all) in an editor tab. */
-  onOpen: (query: SavedQuery) => void;
+  /** Opens the saved document as written (variables and all) in an editor tab (whose Ctrl/Cmd+S saves it back). */
+  onOpen: (query: SavedQuery, collection: Collection) => void;
   /** Runs the document with the connection's variables filled in. */
   onRun: (query: SavedQuery, document: string) => void;
   /** Saves an export (Electron: the save dialog); default: a browser download. */
@@ -204,7 +204,7 @@ export function SavedQueriesPanel({ store, connection, currentDocument, onOpen, 
                       </span>
                     ))}
                     <span style={{ flex: 1 }} />
-                    <button type="button" className={styles.button} onClick={() => onOpen(query)}>
+                    <button type="button" className={styles.button} onClick={() => onOpen(query, collection)}>
                       Open
                     </button>
                     <button type="button" className={styles.button} disabled={!connection} onClick={() => run(query)}>

@@ -1,7 +1,8 @@
 /**
  * The event log as a virtualized table (time, seq, event, namespace, record id): only the rows in
  * view are in the DOM, so a log of 50,000 events scrolls as one of 50. Markers (connections, gaps,
- * errors) are full-width rows. With autoscroll on, the newest row stays in view.
+ * errors) are full-width rows that wrap, so a verdict such as "nothing missed" is read, not hovered
+ * for: the virtualizer measures them. With autoscroll on, the newest row stays in view.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
@@ -25,14 +26,15 @@ export interface EventLogTableProps {
   onSelect: (index: number) => void;
 }
 
-function Row({ entry, selected, top, onSelect }: { entry: LogEntry; selected: boolean; top: number; onSelect: (index: number) => void }) {
+/** `measure` and `position`: a marker row's height is its text's, measured by the virtualizer. */
+function Row({ entry, selected, top, onSelect, measure, position }: { entry: LogEntry; selected: boolean; top: number; onSelect: (index: number) => void; measure: (row: HTMLElement | null) => void; position: number }) {
   const style = { transform: `translateY(${top}px)` };
   const className = `${styles.cols} ${styles.logRow} ${selected ? styles.selected : ''}`;
   if (entry.kind === 'marker') {
     return (
-      <div className={className} style={style} role="row" data-marker={entry.level} onClick={() => onSelect(entry.index)}>
+      <div ref={measure} data-index={position} className={`${className} ${styles.markerRow}`} style={style} role="row" data-marker={entry.level} onClick={() => onSelect(entry.index)}>
         <span>{formatTime(entry)}</span>
-        <span className={`${styles.marker} ${styles[`level-${entry.level}`] ?? ''}`} style={{ gridColumn: '2 / -1' }} title={entry.text}>
+        <span className={`${styles.marker} ${styles[`level-${entry.level}`] ?? ''}`} style={{ gridColumn: '2 / -1' }}>
           {entry.level === 'error' || entry.level === 'warn' ? '⚠ ' : '— '}
           {entry.text}
         </span>
@@ -69,6 +71,7 @@ export function EventLogTable({ view, selected, autoscroll, onSelect }: EventLog
   const virtualizer = useVirtualizer({
     count: view.count,
     getScrollElement: () => scroller.current,
+    // Only marker rows are measured (they carry the ref); every other row is ROW_HEIGHT.
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     // The first render draws a screenful before the scroller is measured.
@@ -82,18 +85,18 @@ export function EventLogTable({ view, selected, autoscroll, onSelect }: EventLog
   return (
     <div className={styles.table} role="table" aria-label="Event log" aria-rowcount={view.count}>
       <div className={`${styles.cols} ${styles.head}`} role="row">
-        <span>time</span>
-        <span>seq</span>
-        <span>event</span>
-        <span>namespace</span>
-        <span>record id</span>
+        <span role="columnheader">time</span>
+        <span role="columnheader">seq</span>
+        <span role="columnheader">event</span>
+        <span role="columnheader">namespace</span>
+        <span role="columnheader">record id</span>
       </div>
       <div ref={scroller} className={styles.scroller}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const entry = view.at(item.index);
             if (!entry) return null;
-            return <Row key={entry.index} entry={entry} top={item.start} selected={entry.index === selected} onSelect={onSelect} />;
+            return <Row key={entry.index} entry={entry} top={item.start} selected={entry.index === selected} onSelect={onSelect} measure={virtualizer.measureElement} position={item.index} />;
           })}
         </div>
         {view.count === 0 && <p className={styles.hint} style={{ padding: 8 }}>{view.filtered ? 'No event matches the search.' : 'No events yet: add a subscription and change some records.'}</p>}

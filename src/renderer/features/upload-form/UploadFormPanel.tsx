@@ -67,7 +67,12 @@ export function UploadFormPanel(props: UploadFormPanelProps) {
                 </option>
               ))}
             </select>
-            {describe && <span className={styles.hint}>files up to {formatBytes(describe.limits.maxFileBytes)} each</span>}
+            {describe && (
+              <span className={styles.hint}>
+                files up to {formatBytes(describe.limits.maxFileBytes)} each
+                {describe.limits.maxUploadBytes ? `, ${formatBytes(describe.limits.maxUploadBytes)} in one upload` : ''}
+              </span>
+            )}
           </div>
 
           {u.target && u.model && u.state && (

@@ -5,7 +5,7 @@ import { buildFormModel, type FormFieldSpec } from './form-model.ts';
 import { ARGUMENTS_KEY, emptyFormState, extraPartKey, UNIQUE_OBJECT_KEY, type FormState } from './form-state.ts';
 import { file, uploadDescribe } from './upload.fixture.ts';
 import { listUploadTargets } from './upload-targets.ts';
-import { validateForm } from './validate-form.ts';
+import { fileSizeErrors, validateForm } from './validate-form.ts';
 
 const limits = uploadDescribe.limits;
 const modelFor = (key: string) => buildFormModel(listUploadTargets(uploadDescribe).find((t) => t.key === key)!);
@@ -65,6 +65,21 @@ describe('validateForm', () => {
     expect(result).toEqual({ ok: false, errors: { file: ['big.bin is 2 KiB; the server accepts at most 1 KiB per file'] } });
     // Without known limits the size is not checked.
     expect(validateForm(documentCreate, state, null).ok).toBe(true);
+  });
+
+  it('explains files that pass one by one but not together, with the server\'s upload limit', () => {
+    const small = { ...limits, maxFileBytes: 1024, maxUploadBytes: 1536 };
+    const state: FormState = {
+      ...emptyFormState(documentCreate),
+      values: { ticket: '1', title: 'T' },
+      files: { file: file('a.bin', 1000) },
+      extraParts: [{ name: 'more', file: file('b.bin', 1000) }],
+    };
+    const expected = { __form__: ['The files together are 2 KiB; the server accepts at most 1.5 KiB in one upload'] };
+    expect(fileSizeErrors(documentCreate, state, small)).toEqual(expected);
+    expect(validateForm(documentCreate, state, small)).toEqual({ ok: false, errors: expected });
+    // A server that reports no upload limit (an older one): only the per-file limit applies.
+    expect(validateForm(documentCreate, state, { ...small, maxUploadBytes: undefined }).ok).toBe(true);
   });
 
   it('reports wrong types and returns typed values when valid', () => {

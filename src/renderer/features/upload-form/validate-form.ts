@@ -1,13 +1,14 @@
 /**
  * Checks the whole form before anything is sent: required fields and files, value types, file sizes
- * against the server's `limits.maxFileBytes`, `uniqueObject` for update, a controller's arguments,
- * and the names of extra parts. Returns the JSON values to send, or errors keyed by field.
+ * against the server's limits (`maxFileBytes` per file, `maxUploadBytes` for the files together, as
+ * its describe reports them), `uniqueObject` for update, a controller's arguments, and the names of
+ * extra parts. Returns the JSON values to send, or errors keyed by field.
  */
 import type { JsonObject, JsonValue, WorkspaceLimits } from '../../../shared/protocol.ts';
 import { coerceValue } from './coerce-value.ts';
 import { formatBytes } from './format-bytes.ts';
 import type { FormModel } from './form-model.ts';
-import { addError, ARGUMENTS_KEY, extraPartKey, hasErrors, UNIQUE_OBJECT_KEY, type FormErrors, type FormState } from './form-state.ts';
+import { addError, ARGUMENTS_KEY, extraPartKey, FORM_KEY, hasErrors, UNIQUE_OBJECT_KEY, type FormErrors, type FormState } from './form-state.ts';
 
 export interface ValidForm {
   ok: true;
@@ -39,16 +40,33 @@ function checkFileSize(errors: FormErrors, key: string, file: File, limits: Work
   }
 }
 
-/** The chosen files over the size limit: said as soon as a file is chosen, before Upload is clicked. */
-export function fileSizeErrors(model: FormModel, state: FormState, limits: WorkspaceLimits | null): FormErrors {
-  const errors: FormErrors = {};
+/** The whole multipart body is bounded by `maxUploadBytes`: files that pass one by one may not together. */
+function checkUploadSize(errors: FormErrors, files: readonly File[], limits: WorkspaceLimits | null): void {
+  const max = limits?.maxUploadBytes;
+  if (!max || files.length < 2) return;
+  const total = files.reduce((sum, file) => sum + file.size, 0);
+  if (total > max) addError(errors, FORM_KEY, `The files together are ${formatBytes(total)}; the server accepts at most ${formatBytes(max)} in one upload`);
+}
+
+/** The files chosen so far: model file fields, then extra parts. */
+function chosenFiles(model: FormModel, state: FormState): Array<{ key: string; file: File }> {
+  const chosen: Array<{ key: string; file: File }> = [];
   for (const spec of model.files) {
     const file = state.files[spec.name];
-    if (file) checkFileSize(errors, spec.name, file, limits);
+    if (file) chosen.push({ key: spec.name, file });
   }
   state.extraParts.forEach((part, index) => {
-    if (part.file) checkFileSize(errors, extraPartKey(index), part.file, limits);
+    if (part.file) chosen.push({ key: extraPartKey(index), file: part.file });
   });
+  return chosen;
+}
+
+/** The chosen files over the size limits: said as soon as a file is chosen, before Upload is clicked. */
+export function fileSizeErrors(model: FormModel, state: FormState, limits: WorkspaceLimits | null): FormErrors {
+  const errors: FormErrors = {};
+  const chosen = chosenFiles(model, state);
+  for (const { key, file } of chosen) checkFileSize(errors, key, file, limits);
+  checkUploadSize(errors, chosen.map((c) => c.file), limits);
   return errors;
 }
 
@@ -120,6 +138,7 @@ export function validateForm(model: FormModel, state: FormState, limits: Workspa
     }
   });
 
+  checkUploadSize(errors, chosenFiles(model, state).map((c) => c.file), limits);
   if (hasErrors(errors)) return { ok: false, errors };
   return { ok: true, data, uniqueObject, files };
 }

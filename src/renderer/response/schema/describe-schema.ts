@@ -139,12 +139,26 @@ function readApp(value: unknown, at: string): DescribeApp | undefined {
   };
 }
 
-const limitsSchema = record({
-  defaultLimit: v.optional(lenient(count, 100, 'defaultLimit', 'a count'), 100),
-  maxLimit: v.optional(lenient(count, 1000, 'maxLimit', 'a count'), 1000),
-  maxFileBytes: v.optional(lenient(count, 0, 'maxFileBytes', 'a count'), 0),
-  maxBodyBytes: v.optional(lenient(count, 0, 'maxBodyBytes', 'a count'), 0),
-});
+/** A limit the console reads when the server reports it; older servers report fewer (WorkspaceLimits). */
+const reportedLimit = (key: string) => v.optional(lenient(count, undefined, key, 'a count'));
+
+const limitsSchema = v.pipe(
+  record({
+    defaultLimit: v.optional(lenient(count, 100, 'defaultLimit', 'a count'), 100),
+    maxLimit: v.optional(lenient(count, 1000, 'maxLimit', 'a count'), 1000),
+    maxFileBytes: v.optional(lenient(count, 0, 'maxFileBytes', 'a count'), 0),
+    maxBodyBytes: v.optional(lenient(count, 0, 'maxBodyBytes', 'a count'), 0),
+    maxQueriesPerRequest: reportedLimit('maxQueriesPerRequest'),
+    maxValueBytes: reportedLimit('maxValueBytes'),
+    maxAnswerBytes: reportedLimit('maxAnswerBytes'),
+    maxNested: reportedLimit('maxNested'),
+    maxUploadBytes: reportedLimit('maxUploadBytes'),
+    maxStreamEvents: reportedLimit('maxStreamEvents'),
+    requestsPerMinute: reportedLimit('requestsPerMinute'),
+  }),
+  // A limit the server did not report (or reported as something else) is absent, not undefined.
+  v.transform((limits) => Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) as typeof limits),
+);
 
 const describeSchema = v.pipe(
   record({

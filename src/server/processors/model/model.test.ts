@@ -315,10 +315,17 @@ describe('errors', () => {
   it('names the unknown field or lookup with its path', async () => {
     const field = await t.post(books({ filter: { priorty: 1 } }));
     expect(field.body.__errors__[0]).toMatchObject({ code: 'unknown_field', field: 'priorty', path: ['filter', 'priorty'] });
+    // `field` is the field (PROTOCOL.md 3.2), `path` keeps the key as sent, lookup included.
+    const withLookup = await t.post(books({ filter: { priorty__gte: 1 } }));
+    expect(withLookup.body.__errors__[0]).toMatchObject({ code: 'unknown_field', field: 'priorty', path: ['filter', 'priorty__gte'] });
+    const throughRef = await t.post(books({ exclude: { author__nmae__icontains: 'x' } }));
+    expect(throughRef.body.__errors__[0]).toMatchObject({ code: 'unknown_field', field: 'author.nmae', path: ['exclude', 'author__nmae__icontains'] });
     const lookup = await t.post(books({ filter: { pages__around: 1 } }));
-    expect(lookup.body.__errors__[0]).toMatchObject({ code: 'invalid_lookup', path: ['filter', 'pages__around'] });
+    expect(lookup.body.__errors__[0]).toMatchObject({ code: 'invalid_lookup', field: 'pages', path: ['filter', 'pages__around'] });
     const textLookup = await t.post(books({ filter: { pages__contains: 1 } }));
-    expect(textLookup.body.__errors__[0].code).toBe('invalid_lookup');
+    expect(textLookup.body.__errors__[0]).toMatchObject({ code: 'invalid_lookup', field: 'pages', path: ['filter', 'pages__contains'] });
+    const wrongValue = await t.post(books({ filter: { pages__in: 3 } }));
+    expect(wrongValue.body.__errors__[0]).toMatchObject({ code: 'invalid_request', field: 'pages', path: ['filter', 'pages__in'] });
     const order = await t.post(books({ ordering: ['-nope'] }));
     expect(order.body.__errors__[0]).toMatchObject({ code: 'unknown_field', path: ['ordering', 0] });
   });

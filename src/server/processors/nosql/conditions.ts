@@ -21,7 +21,7 @@ export function compileConditions(entries: Record<string, JsonValue>, section: s
       const errorPath: ErrorPath = [section, key];
       const { path, lookup } = splitLookup(key, errorPath);
       const target = targetOf(path, errorPath);
-      const where = { key, errorPath };
+      const where = { key, field: path, errorPath };
       const lookupName = lookup ?? 'exact';
       const params: SqlParam[] = [];
       out.sql.push(target.kind === 'column' ? columnCondition(target.column, lookupName, value, params, where) : documentCondition(target, lookupName, value, params, where));
@@ -32,13 +32,15 @@ export function compileConditions(entries: Record<string, JsonValue>, section: s
   return out;
 }
 
+/** An entry's key as sent (messages, `path`) and the document path it filters on (`field`). */
 interface Where {
   key: string;
+  field: string;
   errorPath: ErrorPath;
 }
 
 function wrongType(where: Where, message: string): never {
-  return fail('invalid_request', `Wrong value for "${where.key}": ${message}`, { field: where.key, path: where.errorPath });
+  return fail('invalid_request', `Wrong value for "${where.key}": ${message}`, { field: where.field, path: where.errorPath });
 }
 
 function documentCondition(target: Extract<Target, { kind: 'document' }>, lookup: FilterLookup, value: JsonValue, params: SqlParam[], where: Where): string {
@@ -116,7 +118,7 @@ function columnCondition(column: ReservedKey, lookup: FilterLookup, value: JsonV
     params.push(scalar(item));
     return '?';
   };
-  if (isId && TEXT_LOOKUPS.has(lookup)) fail('invalid_lookup', `Lookup "${lookup}" does not apply to "id"`, { field: where.key, path: where.errorPath });
+  if (isId && TEXT_LOOKUPS.has(lookup)) fail('invalid_lookup', `Lookup "${lookup}" does not apply to "id"`, { field: where.field, path: where.errorPath });
   switch (lookup) {
     case 'exact':
       return value === null ? `${sqlColumn} IS NULL` : `${sqlColumn} = ${bind(value)}`;

@@ -2,6 +2,7 @@
 // (`chat.Message`), an access stub that allows, denies or scopes, and recorders for mutations.
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { AccessControl, AuthUser, MutationSink, ProcessorOutput, RequestContext, Scopes, ServerState } from '../../context.ts';
+import { LoginThrottle } from '../../auth/login-throttle.ts';
 import { AnswerCache } from '../../cache/answer-cache.ts';
 import { installChangeCapture } from '../../cache/change-capture.ts';
 import { Database } from '../../db/database.ts';
@@ -85,6 +86,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
       userChanged: () => undefined,
       onUserChange: () => () => undefined,
     },
+    loginThrottle: new LoginThrottle(),
     controllers: new Map(),
     dispatch: async () => fail('internal_error', 'Not used by collections'),
     secret: new Uint8Array(32),
