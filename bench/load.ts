@@ -11,6 +11,8 @@ export interface Child {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
+  /** Everything the child printed so far (stdout and stderr). */
+  output(): string;
 }
 
 /** Starts `node ARGS...` and waits (at most `timeoutMs`) for a stdout line matching `ready`; group 1 is the URL. */
@@ -20,7 +22,8 @@ export function startNode(args: string[], ready: RegExp | null, options: { env?:
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  if (!ready) return Promise.resolve({ url: '', process: child, stop: () => stopChild(child) });
+  const printed = () => output;
+  if (!ready) return Promise.resolve({ url: '', process: child, stop: () => stopChild(child), output: printed });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -32,12 +35,15 @@ export function startNode(args: string[], ready: RegExp | null, options: { env?:
       if (!match) return;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
-      child.stdout?.resume();
-      resolve({ url: match[1] as string, process: child, stop: () => stopChild(child) });
+      // Keep reading (a full pipe would block the child), and keep what it says.
+      child.stdout?.on('data', (more: Buffer) => {
+        if (output.length < 1_000_000) output += more.toString();
+      });
+      resolve({ url: match[1] as string, process: child, stop: () => stopChild(child), output: printed });
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+      if (output.length < 1_000_000) output += chunk.toString();
     });
     child.once('exit', (code) => {
       clearTimeout(timer);

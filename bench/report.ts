@@ -5,7 +5,7 @@ export interface Ratio {
   name: string;
   value: number;
   /** Printed as e.g. "0.84x" or "84%". */
-  unit: 'x' | '%' | 'MiB' | 'ms' | '';
+  unit: 'x' | '%' | 'MiB' | 'MB' | 'ms' | '';
   goal?: string;
   met?: boolean;
 }
@@ -62,9 +62,10 @@ npm ci
 ${command}
 \`\`\`
 
-\`npm run bench -- --only=retrieve,search\` runs a subset; \`--quick\` shortens every run (for trying the
+\`npm run bench -- --only=retrieve,search\` runs a subset (of retrieve, search, nested, uploads, streams, opening, console,
+hostile); \`--quick\` shortens every run (for trying the
 harness, not for figures); \`--out=FILE\` writes any run's report to FILE. A CPU profile of the JQL server
-under load: \`npm run bench -- --only=retrieve --profile --out=/tmp/profile.md\` adds the top functions of its
+under load: \`npm run bench -- --only=retrieve --profile --out=/tmp/profile.md\` (or \`--only=streams --profile\`) adds the top functions of its
 \`.cpuprofile\` to the report (\`node bench/profile-summary.ts FILE\` summarizes any profile). The console
 measure uses the renderer as last built (\`npm run build\`). Longer hardening runs: \`npm run soak\`.
 `;

@@ -24,8 +24,14 @@ const SCENARIOS: Array<{ name: ScenarioName; label: string }> = [
   { name: 'one', label: 'one record by id (random id of 100,000)' },
 ];
 
+/** An admin of the benchmark's server: in production only an admin sees the SQL a query ran (PROTOCOL.md 8). */
+const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
+
 export function startJql(data: BenchData, nodeArgs: string[] = []): Promise<Child> {
-  return startNode(['bin/jql-console.mjs', 'serve', '--workspace', data.workspace, '--data', data.dataDir, '--port', '0', '--production'], /listening on (http\S+)/, { nodeArgs });
+  return startNode(['bin/jql-console.mjs', 'serve', '--workspace', data.workspace, '--data', data.dataDir, '--port', '0', '--production'], /listening on (http\S+)/, {
+    nodeArgs,
+    env: { JQL_ADMIN: `${BENCH_ADMIN.username}:${BENCH_ADMIN.password}` },
+  });
 }
 
 async function startJsonServer(data: BenchData): Promise<Child> {
@@ -36,8 +42,9 @@ async function startJsonServer(data: BenchData): Promise<Child> {
   return { ...child, url };
 }
 
-async function post(url: string, body: unknown, query = ''): Promise<any> {
-  const res = await fetch(`${url}/jql${query}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+async function post(url: string, body: unknown, query = '', token?: string): Promise<any> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const res = await fetch(`${url}/jql${query}`, { method: 'POST', headers, body: JSON.stringify(body) });
   return res.json();
 }
 
@@ -45,12 +52,15 @@ async function post(url: string, body: unknown, query = ''): Promise<any> {
 async function checkSameWork(jql: string, hand: string, json: string | null): Promise<string[]> {
   const notes: string[] = [];
   const page = { __meta__: { namespace: 'bench.Item', intent: 'retrieve', filter: { status: 'open', priority__gte: 3 }, ordering: ['priority'], limit: 20, offset: 500 } };
-  const jqlPage = await post(jql, page, '?query_info_level=2');
-  const jqlOne = await post(jql, { __meta__: { namespace: 'bench.Item', intent: 'retrieveOne', uniqueObject: { id: 4242 } } }, '?query_info_level=2');
+  const login = await post(jql, { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, ...BENCH_ADMIN });
+  const admin = login.__payload__?.token as string | undefined;
+  if (!admin) throw new Error(`The benchmark's admin could not sign in: ${JSON.stringify(login.__errors__)}`);
+  const jqlPage = await post(jql, page, '?query_info_level=2', admin);
+  const jqlOne = await post(jql, { __meta__: { namespace: 'bench.Item', intent: 'retrieveOne', uniqueObject: { id: 4242 } } }, '?query_info_level=2', admin);
   const sql = (await (await fetch(`${hand}/sql`)).json()) as { page: string; count: string; one: string };
   const jqlSql = [...jqlPage.__system__.sql, ...jqlOne.__system__.sql].map((s: { sql: string }) => s.sql);
   if (!isDeepStrictEqual(jqlSql, [sql.page, sql.count, sql.one])) throw new Error(`The hand-written SQL differs from the JQL server's:\n${jqlSql.join('\n')}`);
-  notes.push('Same SQL checked: the JQL server\'s `query_info_level=2` statements equal the hand-written endpoint\'s text.');
+  notes.push('Same SQL checked: the JQL server\'s `query_info_level=2` statements (asked as an admin: in production only an admin sees them) equal the hand-written endpoint\'s text.');
   const handPage = (await (await fetch(`${hand}/items?status=open&priority_gte=3&limit=20&offset=500`)).json()) as { rows: unknown[]; total: number };
   if (!isDeepStrictEqual(jqlPage.__payload__, handPage.rows) || jqlPage.__extras__.filtered !== handPage.total) throw new Error('JQL and the hand-written endpoint answer different rows');
   const handOne = await (await fetch(`${hand}/items/4242`)).json();
@@ -77,34 +87,37 @@ async function measure(child: Child, target: Target, scenario: ScenarioName, dat
 }
 
 /**
- * Why `one` stays under 80%: what profiling showed (2026-11-22), kept with the figures. Measure it
- * again with `--profile` (V8) or `perf record -g` on the server under the fixed load.
+ * Where the time of `one` goes: what profiling showed (2026-11-25), kept with the figures. Measure it
+ * again with `--profile` (V8) or with the layers below, each a loop of in-process requests.
  */
 const WHERE_THE_TIME_GOES = `### Where the time goes (\`one\`)
 
-A record by id costs the SQLite step about 2.5 µs in either server; the rest is per-request work. At
-the same fixed load (15,000 requests/s, \`perf record -g\` with \`--perf-basic-prof\`, and variants of
-the route mounted on a bare fastify to separate the layers):
+Since issue 14, a read whose shape was answered before runs its cached plan (src/server/query/plan-cache.ts):
+no parsing of \`__meta__\`, no resolving of paths, no compiling; the caller's grants on every model the
+query touches are worked out again and compared, and the request's values are bound through the same
+checks the compiler uses. In process, \`runRequest\` for a read by id went from 5.5 to about 3.7-4.1 µs
+of CPU, of which the SQLite step is about 2 µs; what is left of the pipeline is the shape's key and its
+lookup (about 0.5 µs) and the envelope.
 
-| server or variant | CPU µs/request |
+The rest of the gap to the hand-written endpoint is outside the query pipeline. CPU µs per request,
+in process (\`app.inject\`, which adds its own ~25 µs to every variant), medians of 5 rounds
+(2026-11-25, load average 5):
+
+| variant | CPU µs/request |
 | --- | --- |
-| hand-written GET /items/:id | ~15-16 |
-| bare fastify POST, JSON body, same SQL, JQL-shaped envelope built by hand | ~17 |
-| bare fastify POST calling the JQL server's \`runRequest\` | ~20 |
-| the JQL server's own route, without its plugins | ~20 |
-| the JQL server (cookie, websocket and logger hooks) | ~21-22 |
+| hand-written POST /items/one (fastify, same SQL) | 32.0 |
+| bare fastify POST calling the JQL server's \`runRequest\` (no plugin, no hook) | 39.6 |
+| the JQL server's app (cookie, host guard, local-admin cookie, WebSocket and rate-limit plugins) | 41.4 |
+| \`runRequest\` alone, without HTTP | 4.9 |
 
-So about 2 µs is the price of POST + JSON + the envelope (which any JQL endpoint pays), about 3 µs
-is the JQL pipeline itself (parse and check \`__meta__\`, normalize keys, permissions, selection,
-compile, serialize, five async layers including the stream hub's gate), and about 1 µs the global
-hooks. Already removed (src/server): per-request regex key normalization and \`defineProperty\`, the
-statement cache's reordering on every hit, a closure per SQL statement, two microtask hops through an
-idle gate, \`identify()\` for requests with no credential, re-resolving field paths, re-building the
-full selection and its column list, lookup lists rebuilt per filter entry, the multipart plugin's
-async hooks on every POST, a child logger per request, copying rows that already are records, and
-building, flattening and hashing a new SQL string for every read by id. What is left is spread thin
-(no function over 3% of the samples): the next step would be a plan cache keyed by query shape that
-skips parsing and compiling altogether.`;
+So about 2 µs is the plugins and hooks every request passes (the Host guard against DNS rebinding,
+the cookie parser, the local admin's cookie check, the WebSocket upgrade check), and about 5 µs the
+JQL route itself beyond the hand-written one: the body parser's depth scan, a larger JSON envelope
+to build and serialize, and the promise layers between the route and the statement. The next steps
+would be a synchronous path from the route to a cached plan for anonymous reads, hooks that return
+at once for requests they do not concern (registered on the routes that need them rather than
+globally), and a shape key that needs no new string per request (a tree of maps over the parsed
+keys, which V8 interns).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');
@@ -154,9 +167,18 @@ export async function retrieveBench(data: BenchData, options: RetrieveOptions): 
       // Each round runs them back to back, so a round's ratio is measured under the same machine
       // load; the median of those ratios is steadier than the ratio of the medians.
       const paired = (other: Local) => median(runs.jql.map((r, i) => r.rps / (runs[other][i] as LoadResult).rps));
-      const goal = paired('handwritten');
-      ratios.push({ name: `retrieve ${scenario.name}: JQL / hand-written (GET) requests per second`, value: goal, unit: '%', goal: '>= 80%', met: goal >= 0.8 });
-      ratios.push({ name: `retrieve ${scenario.name}: JQL / hand-written with a JSON body (POST) requests per second`, value: paired('handwritten-post'), unit: '%' });
+      // Issue 14.2: a read by id at 80% of a GET and 90% of a POST (the same transport as JQL's); the
+      // filtered page stays at 90% of the GET.
+      const getGoal = scenario.name === 'one' ? 0.8 : 0.9;
+      const vsGet = paired('handwritten');
+      const vsPost = paired('handwritten-post');
+      ratios.push({ name: `retrieve ${scenario.name}: JQL / hand-written (GET) requests per second`, value: vsGet, unit: '%', goal: `>= ${getGoal * 100}%`, met: vsGet >= getGoal });
+      ratios.push({
+        name: `retrieve ${scenario.name}: JQL / hand-written with a JSON body (POST) requests per second`,
+        value: vsPost,
+        unit: '%',
+        ...(scenario.name === 'one' ? { goal: '>= 90%', met: vsPost >= 0.9 } : {}),
+      });
       ratios.push({ name: `retrieve ${scenario.name}: hand-written (GET) / JQL CPU time per request at the same load`, value: fixedCpu('handwritten') / fixedCpu('jql'), unit: '%' });
       ratios.push({ name: `retrieve ${scenario.name}: JQL / json-server requests per second`, value: j.rps / s.rps, unit: 'x' });
     }

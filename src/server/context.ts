@@ -204,4 +204,20 @@ export interface ProcessorOutput {
   extras?: Extras | null;
   /** The intent to report, when it differs from the one asked (`retrieveOne` reports `retrieve`). */
   intent?: string;
+  /** How to answer the next query of the same shape without parsing or compiling it (query/plan-cache.ts). */
+  plan?: QueryPlan;
+}
+
+/**
+ * A compiled read that answers other queries of its shape (query/plan-shape.ts) with their own
+ * values, for callers with the grants it was made under.
+ */
+export interface QueryPlan {
+  /** Whether the caller has exactly the grants the plan was made under (same row scopes, none refused). */
+  admits(ctx: RequestContext): boolean;
+  /**
+   * Binds the values of `meta` (the `__meta__` of a query of the plan's shape, as sent) and answers
+   * what runs the query. Throws when a value needs the full path (which reports it as it does).
+   */
+  bind(ctx: RequestContext, meta: Record<string, JsonValue>): () => ProcessorOutput;
 }

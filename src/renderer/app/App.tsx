@@ -3,51 +3,36 @@
  * History, Saved, Diff, Docs). It composes the features; they never import each other and talk through
  * the services. A view is mounted the first time it is shown and then kept (hidden), so a
  * half-filled form, a diff or an editor's state survive switching.
+ *
+ * Each view is a chunk of its own, fetched the first time it is shown: the window paints and asks
+ * its server for the schema without waiting for Monaco or for views nobody opened yet.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, useState, type JSX, type ReactNode } from 'react';
+import '../monaco/early-json-worker.ts';
+import { lazy, Suspense, useEffect, useState, type ComponentType, type JSX, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Toaster } from '../components/Toaster.tsx';
 import { ConnectionsSidebar } from '../features/connections/ConnectionsSidebar.tsx';
-import { EnvelopeViewer } from '../features/envelope-viewer/EnvelopeViewer.tsx';
-import { QueryEditorPane } from '../features/query-editor/QueryEditorPane.tsx';
 import { ServicesContext, useStore, type Services } from '../state/services.ts';
+import { PrefetchDescribes } from './PrefetchDescribes.tsx';
 import type { WorkbenchView } from '../state/workbench-store.ts';
-import { ReproduceLocallyButton } from './ReproduceLocallyButton.tsx';
-import { SaveToCollection } from './SaveToCollection.tsx';
-import { SplitPane } from './SplitPane.tsx';
 import { useEmbeddedServer } from './use-embedded-server.ts';
 import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
-import { DiffView } from './views/DiffView.tsx';
-import { DocsView } from './views/DocsView.tsx';
-import { HistoryView } from './views/HistoryView.tsx';
-import { SavedView } from './views/SavedView.tsx';
-import { StreamsView } from './views/StreamsView.tsx';
-import { UploadView } from './views/UploadView.tsx';
 import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
-const VIEWS: Record<WorkbenchView, () => ReactNode> = {
-  query: () => (
-    <>
-      <SplitPane
-        left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
-        right={
-          <ErrorBoundary what="The response viewer">
-            <EnvelopeViewer />
-          </ErrorBoundary>
-        }
-      />
-      {/* Ctrl/Cmd+S: nothing on screen until it asks where to save. */}
-      <SaveToCollection />
-    </>
-  ),
-  upload: () => <UploadView />,
-  streams: () => <StreamsView />,
-  history: () => <HistoryView />,
-  saved: () => <SavedView />,
-  diff: () => <DiffView />,
-  docs: () => <DocsView />,
+// The Query view is what the window opens on: its chunk (Monaco) starts loading with this module,
+// not at first render, and so does the JSON worker its editor needs (early-json-worker.ts, above).
+const queryView = import('./views/QueryView.tsx');
+
+const VIEWS: Record<WorkbenchView, LazyExoticComponent<ComponentType>> = {
+  query: lazy(() => queryView.then((m) => ({ default: m.QueryView }))),
+  upload: lazy(() => import('./views/UploadView.tsx').then((m) => ({ default: m.UploadView }))),
+  streams: lazy(() => import('./views/StreamsView.tsx').then((m) => ({ default: m.StreamsView }))),
+  history: lazy(() => import('./views/HistoryView.tsx').then((m) => ({ default: m.HistoryView }))),
+  saved: lazy(() => import('./views/SavedView.tsx').then((m) => ({ default: m.SavedView }))),
+  diff: lazy(() => import('./views/DiffView.tsx').then((m) => ({ default: m.DiffView }))),
+  docs: lazy(() => import('./views/DocsView.tsx').then((m) => ({ default: m.DocsView }))),
 };
 
 /** Whether any stream session has an open socket, checked each second (for the rail's dot). */
@@ -74,15 +59,23 @@ export function App(props: { services: Services; workbench: WorkbenchServices })
               <ConnectionsSidebar embeddedWorkspace={workspace} />
             </ErrorBoundary>
             <main className="workbench">
-              {visited.map((v) => (
-                <div key={v} id={`view-${v}`} role="tabpanel" aria-labelledby={`view-tab-${v}`} className="view" hidden={v !== view}>
-                  {/* One view failing leaves the others, the rail and the connections working. */}
-                  <ErrorBoundary what={`The ${VIEW_LABELS[v]} view`}>{VIEWS[v]()}</ErrorBoundary>
-                </div>
-              ))}
+              {visited.map((v) => {
+                const View = VIEWS[v];
+                return (
+                  <div key={v} id={`view-${v}`} role="tabpanel" aria-labelledby={`view-tab-${v}`} className="view" hidden={v !== view}>
+                    {/* One view failing (its chunk included) leaves the others, the rail and the connections working. */}
+                    <ErrorBoundary what={`The ${VIEW_LABELS[v]} view`}>
+                      <Suspense fallback={null}>
+                        <View />
+                      </Suspense>
+                    </ErrorBoundary>
+                  </div>
+                );
+              })}
             </main>
           </div>
           <Toaster />
+          <PrefetchDescribes />
         </QueryClientProvider>
       </WorkbenchContext.Provider>
     </ServicesContext.Provider>

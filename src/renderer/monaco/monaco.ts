@@ -37,11 +37,11 @@ import 'monaco-editor/features/quickCommand/register';
 import 'monaco-editor/features/placeholderText/register';
 import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
-import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
+import { takeJsonWorker } from './early-json-worker.ts';
 
 (self as unknown as { MonacoEnvironment: monaco.Environment }).MonacoEnvironment = {
   getWorker(_workerId: string, label: string) {
-    return label === 'json' ? new JsonWorker() : new EditorWorker();
+    return label === 'json' ? takeJsonWorker() : new EditorWorker();
   },
 };
 

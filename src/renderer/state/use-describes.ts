@@ -8,7 +8,7 @@ import type { DescribeResult } from '../../shared/protocol.ts';
 import type { Misfit } from '../response/result-view.ts';
 import type { Connection } from './connections-store.ts';
 import { schemaKeys } from './query-keys.ts';
-import { useServices } from './services.ts';
+import { useServices, useStore } from './services.ts';
 import { fetchDescribe, type DescribeOutcome } from '../transport/jql-client.ts';
 
 export interface DescribeInfo {
@@ -46,4 +46,17 @@ export function useDescribes(connections: Connection[]): Map<string, DescribeInf
     return map;
     // `key` captures every result change; the results array itself is new on each render.
   }, [key, connections]);
+}
+
+/**
+ * The describes of the connections the query tabs use: the editor's schemas. The app starts them
+ * before the editor's chunk has loaded (PrefetchDescribes), so completion has its schema at once.
+ */
+export function useTabDescribes(): Map<string, DescribeInfo> {
+  const { tabs, connections } = useServices();
+  const tabState = useStore(tabs);
+  const connState = useStore(connections);
+  const usedIds = [...new Set(tabState.tabs.map((t) => t.connectionId))].sort().join(',');
+  const used = useMemo(() => connState.connections.filter((c) => usedIds.split(',').includes(c.id)), [connState.connections, usedIds]);
+  return useDescribes(used);
 }

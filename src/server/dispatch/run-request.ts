@@ -14,6 +14,8 @@ import { AnswerBudget } from '../query/answer-budget.ts';
 import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
+import { plansOf } from '../query/plan-cache.ts';
+import { shapeOf } from '../query/plan-shape.ts';
 import { mayWrite } from './processors.ts';
 import { identifyCaller, readRequestShape } from './request-caller.ts';
 import { prepareLogins } from '../system/login-query.ts';
@@ -81,10 +83,12 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
     };
     // A request that may write runs through the write gate in one transaction; any other reads
     // committed data through the read connection, whatever another request's transaction holds.
-    const writing = writes(body, root);
+    // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
+    const planShape = single ? shapeOf(body) : null;
+    const writing = planShape !== null && plansOf(state).knows(planShape) ? false : writes(body, root);
     const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
     if (single || !root) {
-      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log }));
+      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log, shape: planShape }));
       outcome = run.outcome;
       onlyData = run.meta?.onlyData ?? false;
       if (outcome.errors) status = statusOf(outcome.errors);

@@ -14,7 +14,12 @@ import { TEXT_LOOKUPS, textMatch } from './text-match.ts';
 export interface Conditions {
   sql: string[];
   params: SqlParam[];
+  /** Each entry resolved, for other values of it (a query plan, plan-cache.ts), in the entries' order. */
+  bound: BoundCondition[];
 }
+
+/** One resolved entry: its SQL and parameters for a value, checked as the first compile checked it. */
+export type BoundCondition = (value: JsonValue, params: SqlParam[]) => string;
 
 const TEXT_TYPES = new Set(['string', 'text', 'date', 'datetime']);
 const ORDERED_TYPES = new Set(['string', 'text', 'date', 'datetime', 'integer', 'number', 'ref']);
@@ -47,7 +52,7 @@ export function compileConditions(
   columns: ColumnSource,
   section: string,
 ): Conditions {
-  const out: Conditions = { sql: [], params: [] };
+  const out: Conditions = { sql: [], params: [], bound: [] };
   // Every unknown field, lookup and ill-typed value is reported, each entry with its own path.
   const errors = new ErrorList();
   for (const [key, value] of Object.entries(entries)) {
@@ -61,10 +66,12 @@ export function compileConditions(
         fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, site);
       }
       const column = columns.column(resolved, site);
+      const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, { key, ...site }, params);
       // The entry's parameters go in only with its SQL: a failing entry leaves none behind.
       const params: SqlParam[] = [];
-      out.sql.push(condition(column, resolved.field, lookup, value, { key, ...site }, params));
+      out.sql.push(bound(value, params));
       out.params.push(...params);
+      out.bound.push(bound);
     });
   }
   errors.throwIfAny();

@@ -128,12 +128,8 @@ function readKey(parsed: ParsedMeta, key: string, value: JsonValue, fieldKey: (k
       break;
     case 'limit':
     case 'offset':
-      if (!Number.isSafeInteger(value) || (value as number) < 0) invalidRequest(`${key} must be an integer >= 0`, at(key));
-      parsed[key] = value as number;
-      break;
     case 'draw':
-      if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));
-      parsed.draw = value as number;
+      parsed[key] = pagingValue(key, value);
       break;
     case 'group_by':
       parsed.groupBy = readGroupBy(value, fieldKey);
@@ -152,6 +148,14 @@ function readKey(parsed: ParsedMeta, key: string, value: JsonValue, fieldKey: (k
     default:
       invalidRequest(`Unknown __meta__ key "${key}"`, at(key));
   }
+}
+
+/** limit and offset are integers >= 0, draw any integer (PROTOCOL.md 2.3); a query plan checks them so too. */
+export function pagingValue(key: 'limit' | 'offset' | 'draw', value: JsonValue): number {
+  if (key === 'draw') {
+    if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));
+  } else if (!Number.isSafeInteger(value) || (value as number) < 0) invalidRequest(`${key} must be an integer >= 0`, at(key));
+  return value as number;
 }
 
 /**

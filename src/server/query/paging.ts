@@ -5,7 +5,7 @@
 import type { RequestContext } from '../context.ts';
 import type { ParsedMeta } from './meta.ts';
 
-export function paging(ctx: RequestContext, meta: ParsedMeta): { limit: number; offset: number; notices: string[] } {
+export function paging(ctx: RequestContext, meta: Pick<ParsedMeta, 'limit' | 'offset'>): { limit: number; offset: number; notices: string[] } {
   const { defaultLimit, maxLimit } = ctx.state.ws.limits;
   const notices: string[] = [];
   let limit = meta.limit ?? defaultLimit;

@@ -16,14 +16,17 @@
  * authorized again with the user as it is now, ending with `forbidden` the ones it may no longer hold
  * and narrowing the others to the new row scope. The heartbeat does the same for expiries.
  */
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import { CLOSE_TOO_FAR_BEHIND, type StreamServerMessage } from '../../shared/streams.ts';
 import type { AuthUser, ServerState } from '../context.ts';
 import { JqlFailure } from '../errors.ts';
+import { textFrame, type OutgoingFrame } from './frames.ts';
 import type { StreamHub } from './hub.ts';
 import { MessageError, parseClientMessage, type ParsedSubscribe } from './messages.ts';
 import { AUTH_AFTER_SUBSCRIBE, authAnswer, type Caller } from './stream-auth.ts';
+import { FrameWriter } from './socket-writer.ts';
 import { authorizeSubscription, openSubscription, type Subscription } from './subscription.ts';
 import type { StreamViews, Subscriber } from './views.ts';
 
@@ -37,6 +40,8 @@ export interface ConnectionOptions {
   identifyToken(token: string): Promise<Caller>;
   /** How subscribers see records: provided by the processors. */
   views: StreamViews;
+  /** The TCP socket the WebSocket was upgraded from, which pre-built frames are written to (none: `ws.send`). */
+  rawSocket?: Duplex | null;
 }
 
 const MAX_SUBSCRIPTIONS = 100;
@@ -56,7 +61,7 @@ export class StreamConnection {
   private readonly subscriptions = new Map<string, Subscription>();
   private readonly replayLowWater: number;
   private readonly replayBatch: number;
-  private outstanding = 0;
+  private readonly writer: FrameWriter;
   private waiters: Array<() => void> = [];
   private queue: Promise<void>;
   private closed = false;
@@ -68,6 +73,7 @@ export class StreamConnection {
     const caller = identify().then((who) => (this.current = who));
     this.caller = caller;
     this.options = options;
+    this.writer = new FrameWriter(socket, options.rawSocket ?? null, () => this.wake(false));
     this.replayLowWater = Math.min(REPLAY_LOW_WATER, Math.floor(options.maxBehind / 2));
     this.replayBatch = Math.max(1, Math.min(REPLAY_BATCH, options.maxBehind - this.replayLowWater));
     this.queue = caller.then((who) => {
@@ -186,7 +192,7 @@ export class StreamConnection {
     if (caller.error) return this.error(id, 'unauthenticated', caller.error.message);
     let subscription: Subscription;
     try {
-      subscription = openSubscription(this.subscriberFor(caller.user), this.options.views, request, (message) => this.send(message));
+      subscription = openSubscription(this.subscriberFor(caller.user), this.options.views, request, (frame) => this.sendFrame(frame));
     } catch (error) {
       if (!(error instanceof JqlFailure)) throw error;
       const [first] = error.errors;
@@ -216,6 +222,7 @@ export class StreamConnection {
         if (!this.hub.replay(subscription, this.replayBatch)) {
           // Never continue past a hole: the client resumes with `since` and is told it was truncated.
           this.shutdown();
+          this.writer.flush();
           this.socket.close(CLOSE_TOO_FAR_BEHIND, 'Events of this replay are no longer retained; resume with since');
           return;
         }
@@ -237,13 +244,17 @@ export class StreamConnection {
 
   private send(message: StreamServerMessage): void {
     if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
-    this.outstanding += 1;
-    this.socket.send(JSON.stringify(message), () => {
-      this.outstanding -= 1;
-      this.wake(false);
-    });
-    if (this.outstanding > this.options.maxBehind) {
+    this.sendFrame(textFrame(JSON.stringify(message)));
+  }
+
+  /** Every message goes through the writer, in order: events share their frame with other sockets. */
+  private sendFrame(frame: OutgoingFrame): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    this.writer.write(frame);
+    if (this.writer.outstanding > this.options.maxBehind) {
       this.shutdown();
+      // What was sent before the close frame reaches the client: it resumes after the last of it.
+      this.writer.flush();
       this.socket.close(CLOSE_TOO_FAR_BEHIND, `More than ${this.options.maxBehind} messages behind; resume with since`);
     }
   }
@@ -254,12 +265,12 @@ export class StreamConnection {
 
   /** Resolves once few enough messages wait to be written (or the connection closed). */
   private drained(): Promise<void> {
-    if (this.closed || this.outstanding <= this.replayLowWater) return Promise.resolve();
+    if (this.closed || this.writer.outstanding <= this.replayLowWater) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   private wake(all: boolean): void {
-    if (this.waiters.length === 0 || (!all && this.outstanding > this.replayLowWater)) return;
+    if (this.waiters.length === 0 || (!all && this.writer.outstanding > this.replayLowWater)) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const resolve of waiters) resolve();

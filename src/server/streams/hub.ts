@@ -10,6 +10,9 @@
  * same synchronous step as their last batch, so an event is either in what the replay reads or
  * fanned out after the subscription went live, never both and never neither. The log is never pruned
  * below a cursor that is still replaying, so a replay has no hole.
+ *
+ * Live subscriptions are indexed by namespace, and each event is handed to them as one EventDelivery
+ * (fanout.ts): subscribers that see the event alike share its rendering and its frame.
  */
 import type { MutationSink } from '../context.ts';
 import type { Database } from '../db/database.ts';
@@ -17,6 +20,7 @@ import { untracked, type SqlRunner } from '../db/sql-session.ts';
 import { SqlSession } from '../db/sql-session.ts';
 import type { Workspace } from '../workspace/types.ts';
 import { EventLog, type LoggedEvent } from './event-log.ts';
+import { EventDelivery } from './fanout.ts';
 import type { Subscription } from './subscription.ts';
 
 /** Events read at once when fanning out after a request that wrote many. */
@@ -30,6 +34,8 @@ export class StreamHub {
   private readonly log: EventLog;
   private readonly keep: number;
   private readonly live = new Set<Subscription>();
+  /** The live subscriptions by `schema namespace`. */
+  private readonly liveByNamespace = new Map<string, Set<Subscription>>();
   private readonly replaying = new Set<Subscription>();
   private last: number;
   private dirty = false;
@@ -63,6 +69,10 @@ export class StreamHub {
     subscription.cursor = this.last;
     subscription.live = true;
     this.live.add(subscription);
+    const key = namespaceKey(subscription);
+    let set = this.liveByNamespace.get(key);
+    if (!set) this.liveByNamespace.set(key, (set = new Set()));
+    set.add(subscription);
   }
 
   /** Starts a replay after `since`: the log keeps everything after the cursor until it is done. */
@@ -86,7 +96,7 @@ export class StreamHub {
     this.db.read((statements) => {
       const sql = new SqlSession(statements, false);
       const events = this.log.read(sql.untracked, subscription.cursor, this.last, batch, subscription.namespace);
-      for (const event of events) this.deliver(subscription, event, sql);
+      for (const event of events) this.deliver(subscription, new EventDelivery(event, sql));
       if (events.length < batch) this.goLive(subscription);
       else subscription.cursor = (events[events.length - 1] as { seq: number }).seq;
     });
@@ -97,6 +107,9 @@ export class StreamHub {
     subscription.closed = true;
     this.live.delete(subscription);
     this.replaying.delete(subscription);
+    const key = namespaceKey(subscription);
+    const set = this.liveByNamespace.get(key);
+    if (set?.delete(subscription) && set.size === 0) this.liveByNamespace.delete(key);
   }
 
   /** Fans out the events committed since the last flush and prunes the log (after each commit). */
@@ -117,8 +130,11 @@ export class StreamHub {
           const events = this.log.read(sql.untracked, after, latest, FLUSH_PAGE);
           if (events.length === 0) break;
           for (const event of events) {
-            for (const subscription of this.live) {
-              if (subscription.cursor < event.seq) this.deliver(subscription, event, sql);
+            const subscriptions = this.liveByNamespace.get(namespaceKey(event));
+            if (!subscriptions) continue;
+            const delivery = new EventDelivery(event, sql);
+            for (const subscription of subscriptions) {
+              if (subscription.cursor < event.seq) this.deliver(subscription, delivery);
             }
           }
           after = (events[events.length - 1] as { seq: number }).seq;
@@ -142,12 +158,16 @@ export class StreamHub {
     return this.db.read((statements) => fn(untracked(statements)));
   }
 
-  private deliver(subscription: Subscription, event: LoggedEvent, sql: SqlSession): void {
+  private deliver(subscription: Subscription, delivery: EventDelivery): void {
     try {
-      subscription.deliver(event, sql);
+      subscription.deliver(delivery);
     } catch (error) {
       // One subscriber's failure (a record that no longer serializes) must not starve the others.
       this.onError(error);
     }
   }
+}
+
+function namespaceKey(of: Pick<LoggedEvent, 'schema' | 'namespace'>): string {
+  return `${of.schema} ${of.namespace}`;
 }

@@ -72,7 +72,13 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
     wsHandler: (socket, request) => {
       const credentials = credentialsOf(request, true);
       const identifyToken = (token: string) => identify(state, { authorization: `Bearer ${token}` });
-      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), { maxBehind, log, identifyToken, views });
+      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), {
+        maxBehind,
+        log,
+        identifyToken,
+        views,
+        rawSocket: request.raw.socket ?? null,
+      });
       connections.add(connection);
       socket.on('message', (data, isBinary) => connection.receive(isBinary ? null : data.toString()));
       socket.on('pong', () => {

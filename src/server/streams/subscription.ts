@@ -5,10 +5,10 @@
  * against a filter or a row scope, so they go only to subscriptions that asked for every event and
  * read the namespace without filter or scope.
  */
-import type { EventMessage, StreamEventKind } from '../../shared/streams.ts';
-import type { SqlSession } from '../db/sql-session.ts';
+import type { StreamEventKind } from '../../shared/streams.ts';
 import { fail } from '../errors.ts';
-import type { LoggedEvent } from './event-log.ts';
+import type { EventDelivery } from './fanout.ts';
+import type { OutgoingFrame } from './frames.ts';
 import type { ParsedSubscribe } from './messages.ts';
 import type { RecordView, StreamViews, Subscriber } from './views.ts';
 
@@ -33,9 +33,9 @@ export class Subscription {
   private readonly events: Set<StreamEventKind> | null;
   private view: RecordView;
   private takesCustom: boolean;
-  private readonly send: (message: EventMessage) => void;
+  private readonly send: (frame: OutgoingFrame) => void;
 
-  constructor(request: ParsedSubscribe, access: SubscriptionAccess, send: (message: EventMessage) => void) {
+  constructor(request: ParsedSubscribe, access: SubscriptionAccess, send: (frame: OutgoingFrame) => void) {
     this.id = request.id;
     this.namespace = request.namespace;
     this.schema = request.schema;
@@ -53,18 +53,19 @@ export class Subscription {
   }
 
   /** Sends the event when it is this subscription's and its record is one the subscriber may read. */
-  deliver(event: LoggedEvent, sql: SqlSession): void {
+  deliver(delivery: EventDelivery): void {
+    const { event } = delivery;
     if (this.closed || event.namespace !== this.namespace || event.schema !== this.schema) return;
-    let record;
+    let frame;
     if (event.custom) {
       if (!this.takesCustom) return;
-      record = event.custom.record;
+      frame = delivery.frame(this.id, null);
     } else {
       if (this.events && !this.events.has(event.event as StreamEventKind)) return;
-      record = this.view.render(event, sql);
-      if (record === null) return;
+      if (!delivery.passes(this.view)) return;
+      frame = delivery.frame(this.id, this.view);
     }
-    this.send({ type: 'event', subscription: this.id, event: event.event, namespace: event.namespace, seq: event.seq, at: event.at, record });
+    if (frame) this.send(frame);
   }
 }
 
@@ -87,6 +88,6 @@ export function authorizeSubscription(ctx: Subscriber, views: StreamViews, reque
   return { view: views.model(ctx, model, scopes, request), unrestricted: unrestricted(scopes) };
 }
 
-export function openSubscription(ctx: Subscriber, views: StreamViews, request: ParsedSubscribe, send: (message: EventMessage) => void): Subscription {
+export function openSubscription(ctx: Subscriber, views: StreamViews, request: ParsedSubscribe, send: (frame: OutgoingFrame) => void): Subscription {
   return new Subscription(request, authorizeSubscription(ctx, views, request), send);
 }

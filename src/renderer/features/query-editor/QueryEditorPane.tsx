@@ -2,7 +2,7 @@
  * The center column: tab bar, toolbar (connection, templates, format, run), the editor, and its
  * status bar (schema state, diagnostics level). It also hands each tab's schema to Monaco from its connection's describe.
  */
-import { useEffect, useMemo, useRef, type JSX, type ReactNode } from 'react';
+import { useEffect, useRef, type JSX, type ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import type { monaco } from '../../monaco/monaco.ts';
@@ -13,7 +13,7 @@ import type { QueryInfoLevel } from '../../state/tabs-store.ts';
 import { EditorTabs } from './EditorTabs.tsx';
 import { QueryEditor } from './QueryEditor.tsx';
 import { TemplateMenu } from './TemplateMenu.tsx';
-import { useDescribes } from '../../state/use-describes.ts';
+import { useTabDescribes } from '../../state/use-describes.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
 
@@ -26,9 +26,7 @@ export function QueryEditorPane(props: { toolbarExtra?: ReactNode } = {}): JSX.E
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const active = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0]!;
 
-  const usedIds = [...new Set(tabState.tabs.map((t) => t.connectionId))].sort().join(',');
-  const used = useMemo(() => connState.connections.filter((c) => usedIds.split(',').includes(c.id)), [connState.connections, usedIds]);
-  const describes = useDescribes(used);
+  const describes = useTabDescribes();
 
   // The namespaces each tab names: a large describe's schema covers those (monaco/jql-schema.ts).
   const tabMap = tabState.tabs.map((t) => `${t.id}:${t.connectionId}:${namespacesIn(t.text.slice(0, 200_000)).join('|')}`).join(',');

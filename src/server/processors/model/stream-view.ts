@@ -11,8 +11,8 @@ import type { Row, SqlParam } from '../../db/sql-session.ts';
 import { JoinSet, rootFrom } from '../../query/joins.ts';
 import { mapKeys, snakePath, snakeSelection } from '../../query/normalize.ts';
 import { quote } from '../../query/paths.ts';
-import { ModelReach } from '../../query/reach.ts';
-import { buildSelection, enterSelection } from '../../query/selection.ts';
+import { ModelReach, readGrant } from '../../query/reach.ts';
+import { buildSelection, enterSelection, type Selection } from '../../query/selection.ts';
 import { snapshotFields, sqlValueOf } from '../../streams/snapshot.ts';
 import { SNAPSHOT, type RecordView, type Subscriber, type ViewInput } from '../../streams/views.ts';
 import type { FieldDef, ModelDef } from '../../workspace/types.ts';
@@ -30,19 +30,38 @@ export function modelStreamView(subscriber: Subscriber, model: ModelDef, scopes:
   const columns = snapshotFields(model);
   const match = compileMatch(reach, columns, filter, scopes);
   return {
-    render(event, sql) {
+    // toRecords reads the subscriber only through its grants on the models nested in the selection.
+    key: JSON.stringify(['model', model.key, input.fields ?? null, nestedGrants(subscriber, selection)]),
+    // The compiled statement and its values are the whole of the test an event's snapshot goes through.
+    matchKey: match ? JSON.stringify([match.sql, match.params]) : null,
+    matches(event, sql) {
       const snapshot = event.row;
-      if (!snapshot) return null;
-      if (match) {
-        const params: SqlParam[] = [...columns.map((field) => sqlValueOf(snapshot[field.column])), ...match.params];
-        if (!sql.get(match.sql, params)) return null;
-      }
+      if (!snapshot) return false;
+      if (!match) return true;
+      const params: SqlParam[] = [...columns.map((field) => sqlValueOf(snapshot[field.column])), ...match.params];
+      return sql.get(match.sql, params) !== undefined;
+    },
+    render(event, sql) {
       if (event.event === 'deleted') return { id: event.recordId };
+      const snapshot = event.row ?? {};
       const row: Row = {};
       for (const field of columns) row[field.column] = sqlValueOf(snapshot[field.column]);
       return (toRecords({ ...subscriber, sql }, selection, [row])[0] as JsonValue | undefined) ?? null;
     },
   };
+}
+
+/** The subscriber's grant on each model a nested level of the selection reads (records.ts readNested). */
+function nestedGrants(reader: Subscriber, selection: Selection): Array<[string, ReturnType<typeof readGrant>]> {
+  const models = new Map<string, ModelDef>();
+  const walk = (level: Selection): void => {
+    for (const { selection: nested } of [...level.refs, ...level.reverse]) {
+      models.set(nested.model.key, nested.model);
+      walk(nested);
+    }
+  };
+  walk(selection);
+  return [...models.keys()].sort().map((key) => [key, readGrant(reader, models.get(key) as ModelDef)]);
 }
 
 /** `WITH jql_snapshot(cols) AS (SELECT ?, ...) SELECT 1 FROM jql_snapshot AS t0 [joins] WHERE ...`; null when nothing restricts. */

@@ -6,9 +6,10 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import { ErrorList } from '../../errors.ts';
-import { compileConditions } from '../../query/filter.ts';
+import { compileConditions, type Conditions } from '../../query/filter.ts';
 import type { JoinSet } from '../../query/joins.ts';
 import { compileScopes } from '../../query/scope.ts';
+import type { EntryValues } from '../../query/plan-values.ts';
 import { compileSearch } from '../../query/search.ts';
 import type { ModelDef, Workspace } from '../../workspace/types.ts';
 
@@ -23,36 +24,65 @@ export interface WhereInput {
 export interface Where {
   sql: string;
   params: SqlParam[];
+  /**
+   * The same clause for other values of the same entries (a query plan, query/plan-cache.ts): the
+   * values of uniqueObject, filter and the non-null exclude entries, in their order. Absent when the
+   * clause depends on more than those values (a search term).
+   */
+  rebind?: (values: EntryValues) => Where;
 }
 
 export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, joins: JoinSet): Where {
-  const parts: string[] = [];
-  const params: SqlParam[] = [];
-  const add = (conditions: { sql: string[]; params: SqlParam[] }, wrap: (sql: string) => string): void => {
-    if (conditions.sql.length === 0) return;
-    parts.push(wrap(conditions.sql.join(' AND ')));
-    params.push(...conditions.params);
-  };
+  const sections: Array<{ name: keyof EntryValues; conditions: Conditions; wrap: (sql: string) => string }> = [];
+  const plain = (sql: string) => sql;
   // uniqueObject, filter, exclude and search each report all their errors, and together too.
   const errors = new ErrorList();
   const { uniqueObject, filter, exclude } = input;
-  if (uniqueObject) errors.check(() => add(compileConditions(ws, model, uniqueObject, joins, 'unique_object'), (sql) => sql));
-  if (filter) errors.check(() => add(compileConditions(ws, model, filter, joins, 'filter'), (sql) => sql));
+  if (uniqueObject) errors.check(() => sections.push({ name: 'uniqueObject', conditions: compileConditions(ws, model, uniqueObject, joins, 'unique_object'), wrap: plain }));
+  if (filter) errors.check(() => sections.push({ name: 'filter', conditions: compileConditions(ws, model, filter, joins, 'filter'), wrap: plain }));
   if (exclude) {
     const entries = Object.fromEntries(Object.entries(exclude).filter(([, value]) => value !== null));
-    errors.check(() => add(compileConditions(ws, model, entries, joins, 'exclude'), (sql) => `NOT IFNULL((${sql}), 0)`));
+    errors.check(() => sections.push({ name: 'exclude', conditions: compileConditions(ws, model, entries, joins, 'exclude'), wrap: (sql) => `NOT IFNULL((${sql}), 0)` }));
   }
+  const searchParams: SqlParam[] = [];
+  let search: string | null = null;
   errors.check(() => {
-    const search = compileSearch(model, input.search, params);
-    if (search) parts.push(search);
+    search = compileSearch(model, input.search, searchParams);
   });
   errors.throwIfAny();
   const scoped = compileScopes(ws, model, input.scopes, joins);
-  if (scoped) {
-    parts.push(scoped.sql);
-    params.push(...scoped.params);
+  // The entries, then the search, then the row scope: the order of the parameters too.
+  const assemble = (entries: Array<Pick<Conditions, 'sql' | 'params'> & { wrap: (sql: string) => string }>, withSearch: boolean): Where => {
+    const parts: string[] = [];
+    const params: SqlParam[] = [];
+    for (const { sql, params: entryParams, wrap } of entries) {
+      if (sql.length === 0) continue;
+      parts.push(wrap(sql.join(' AND ')));
+      params.push(...entryParams);
+    }
+    if (withSearch && search) {
+      parts.push(search);
+      params.push(...searchParams);
+    }
+    if (scoped) {
+      parts.push(scoped.sql);
+      params.push(...scoped.params);
+    }
+    return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
+  };
+  const where = assemble(sections.map(({ conditions, wrap }) => ({ ...conditions, wrap })), true);
+  if (input.search === undefined) {
+    where.rebind = (values) =>
+      assemble(
+        sections.map(({ name, conditions, wrap }) => {
+          const params: SqlParam[] = [];
+          const list = values[name];
+          return { sql: conditions.bound.map((bound, i) => bound(list[i] as JsonValue, params)), params, wrap };
+        }),
+        false,
+      );
   }
-  return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
+  return where;
 }
 
 /** `exclude: {"email": null}` removes the field from returned records. */

@@ -21,15 +21,19 @@ export function nosqlStreamView(_subscriber: Subscriber, collection: CollectionD
   const slots = DOCUMENT_COLUMNS.map(() => '?').join(', ');
   const matchSql = where ? `WITH ${SNAPSHOT}(${names}) AS (SELECT ${slots}) SELECT 1 AS hit FROM ${SNAPSHOT} AS d ${where.sql} LIMIT 1` : null;
   return {
-    render(event, sql) {
+    // A document renders from its snapshot and the `fields` keys alone: the subscriber plays no part.
+    key: JSON.stringify(['nosql', collection.key, input.fields ?? null]),
+    matchKey: matchSql && where ? JSON.stringify([matchSql, where.params]) : null,
+    matches(event, sql) {
       const snapshot = event.row;
-      if (!snapshot) return null;
-      if (matchSql && where) {
-        const params: SqlParam[] = [...DOCUMENT_COLUMNS.map((column) => sqlValueOf(snapshot[column])), ...where.params];
-        if (!sql.get(matchSql, params)) return null;
-      }
+      if (!snapshot) return false;
+      if (!matchSql || !where) return true;
+      const params: SqlParam[] = [...DOCUMENT_COLUMNS.map((column) => sqlValueOf(snapshot[column])), ...where.params];
+      return sql.get(matchSql, params) !== undefined;
+    },
+    render(event) {
       if (event.event === 'deleted') return { id: event.recordId };
-      return toRecord(snapshot as Row, selection) as JsonValue;
+      return toRecord((event.row ?? {}) as Row, selection) as JsonValue;
     },
   };
 }
