@@ -95,3 +95,26 @@ test('an upload to a read-only connection asks first, and sends nothing when can
   await expect(upload.outcome).toHaveCount(0);
   expect(puts).toEqual([]);
 });
+
+test('a controller intent the server declares read-only runs on a read-only connection; one it does not is refused', async ({ app, page, remoteServer }) => {
+  const api = jqlApi(remoteServer.url);
+  const folderCall = (intent: string, args: Record<string, unknown>) => ({ __meta__: { namespace: 'documents.Folder', intent, schema: 'controller' }, ...args });
+  await app.addConnection('Prod docs', remoteServer.url, REMOTE_ADMIN);
+  await app.connectionSelect.selectOption({ label: 'Prod docs' });
+  await expect(app.runTarget).toHaveText('productionread-only');
+
+  // documents.Folder declares listDocuments read-only in its describe: sent at once.
+  await app.setQuery(folderCall('listDocuments', { folder: 1 }));
+  await app.run();
+  await expect(app.status).toHaveText(/^200/);
+  await expect(app.refusal).toHaveCount(0);
+
+  // addDocument is not declared read-only: refused, and nothing reaches the server.
+  const token = await api.login(REMOTE_ADMIN.username, REMOTE_ADMIN.password);
+  const stored = async () => (await api.post({ __meta__: { namespace: 'documents.Document', intent: 'count', filter: { name: 'Must not be stored' } } }, token)).body.__payload__.count;
+  await app.setQuery(folderCall('addDocument', { folder: 1, name: 'Must not be stored' }));
+  await app.editor.locator('.view-lines').click();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(app.refusal).toContainText('Not sent: this document calls documents.Folder.addDocument, which the server does not declare read-only');
+  expect(await stored()).toBe(0);
+});

@@ -67,7 +67,7 @@ describe('workspace from-describe', () => {
     dirs.push(join(file, '..'));
     writeFileSync(file, out);
     const workspace = JSON.parse(out);
-    expect(workspace._notes.join('\n')).toMatch(/Controllers are code.*documents\.Folder \(addDocument, createFolderWithDocuments\)/);
+    expect(workspace._notes.join('\n')).toMatch(/Controllers are code.*documents\.Folder \(addDocument, createFolderWithDocuments, listDocuments\)/);
     expect(workspace._notes.join('\n')).toMatch(/Hooks are code.*tickets \(before_create/);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^jql-console: controllers cannot be copied \(\d+: .*tickets\.Document.*\); they are listed in "_notes"\.$/);

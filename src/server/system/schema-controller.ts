@@ -8,6 +8,7 @@ import { describeWorkspace } from './describe.ts';
 export function schemaController(state: ServerState): ControllerClassLike {
   return class SchemaController {
     static permissions = { describe: [state.production ? 'authenticated' : 'anyone'] };
+    static readOnly = ['describe'];
 
     on_describe(): { payload: ReturnType<typeof describeWorkspace> } {
       return { payload: describeWorkspace(state) };

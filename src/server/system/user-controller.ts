@@ -30,6 +30,8 @@ export function userController(state: ServerState): ControllerClassLike {
   const throttle = state.loginThrottle;
   return class UserController {
     static permissions = { login: ['anyone'], logout: ['authenticated'], verifyAuthentication: ['authenticated'] };
+    // Logging in and out write (tokens, sessions, the throttle); asking who one is does not.
+    static readOnly = ['verifyAuthentication'];
 
     /**
      * Runs inside the write gate, after the request verified the password against the committed hash

@@ -1,11 +1,24 @@
-// Controllers of the demo `documents` app (WORKSPACE.md): `documents.Folder` `addDocument` and
-// `createFolderWithDocuments`. Plain ESM, like any workspace's controllers module: each exported class
+// Controllers of the demo `documents` app (WORKSPACE.md): `documents.Folder` `addDocument`,
+// `createFolderWithDocuments` and the read-only `listDocuments`. Plain ESM, like any workspace's controllers module: each exported class
 // is a controller, each `on_<intent>(ctx, args)` an intent, `permissions` its roles per intent, and
-// `files` the file parts an intent receives from `PUT /jql` ("*": any number, PROTOCOL.md 9.1).
+// `files` the file parts an intent receives from `PUT /jql` ("*": any number, PROTOCOL.md 9.1), and
+// `readOnly` the intents that change nothing: a console runs those on a read-only connection, and
+// treats every intent not listed as one that writes.
 
 export class Folder {
-  static permissions = { addDocument: ['authenticated'], createFolderWithDocuments: ['authenticated'] };
+  static permissions = { addDocument: ['authenticated'], createFolderWithDocuments: ['authenticated'], listDocuments: ['authenticated'] };
   static files = { createFolderWithDocuments: ['*'] };
+  static readOnly = ['listDocuments'];
+
+  /** The documents of one folder, by name; through `ctx.data`, so the caller's permissions apply. */
+  async on_list_documents(ctx, args) {
+    const { folder } = args;
+    if (!Number.isInteger(folder)) ctx.reject('folder must be the integer id of a folder', 'folder');
+    const found = await ctx.data.retrieve('documents.Folder', { filter: { id: folder }, limit: 1 }, { id: null, name: null });
+    if (found.length === 0) ctx.reject(`No folder with id ${folder}`, 'folder');
+    const documents = await ctx.data.retrieve('documents.Document', { filter: { folder }, ordering: ['name', 'id'], limit: 1000 }, { id: null, name: null });
+    return { payload: documents, message: `${documents.length} documents in folder "${found[0].name}"` };
+  }
 
   async on_add_document(ctx, args) {
     const { folder, name } = args;

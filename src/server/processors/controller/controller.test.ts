@@ -43,6 +43,25 @@ describe('demo controllers and hooks', () => {
     expect(count.body.__payload__.count).toBe(0);
   });
 
+  it('listDocuments lists a folder\'s documents and is the intent describe calls read-only', async () => {
+    const made = await t.post(folder('createFolderWithDocuments', { name: 'Listed', documents: ['zeta', 'alpha'] }), { token });
+    const id = made.body.__payload__.id;
+    const listed = await t.post(folder('listDocuments', { folder: id }), { token });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.__payload__.map((d: { name: string }) => d.name)).toEqual(['alpha', 'zeta']);
+    const unknown = await t.post(folder('listDocuments', { folder: 987654 }), { token });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.__errors__[0].field).toBe('folder');
+
+    const describe = await t.post({ __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } }, { token });
+    const apps = describe.body.__payload__.apps as Record<string, { controllers: Record<string, { readOnly?: string[] }> }>;
+    const readOnly = Object.entries(apps).flatMap(([app, { controllers }]) =>
+      Object.entries(controllers).flatMap(([name, c]) => (c.readOnly ? [[`${app}.${name}`, c.readOnly] as const] : [])),
+    );
+    // Every other demo controller writes: none of them lists a read-only intent.
+    expect(Object.fromEntries(readOnly)).toEqual({ 'documents.Folder': ['listDocuments'], 'system.Schema': ['describe'], 'system.User': ['verifyAuthentication'] });
+  });
+
   it('hooks change values and reject with validation_error', async () => {
     const created = await t.post({ __meta__: { namespace: 'tickets.Ticket', intent: 'create' }, title: '   padded   ' }, { token });
     expect(created.body.__payload__.title).toBe('padded');
