@@ -101,7 +101,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     errorResponseBuilder: (_request, context) =>
       new JqlFailure([jqlError('rate_limited', `More than ${context.max} requests in a minute; try again in ${Math.ceil(context.ttl / 1000)} s`)]),
   });
-  const limit = perMinute > 0 ? { max: perMinute, timeWindow: 60_000 } : (false as const);
+  // Each route's store takes its size from the route's options, not the plugin's: without `cache`
+  // here it would hold the plugin's default of 5,000 clients.
+  const limit = perMinute > 0 ? { max: perMinute, timeWindow: 60_000, cache: RATE_LIMIT_CLIENTS } : (false as const);
   const run: RunJql = (input, log) => runRequest(state, input, log);
   const prefix = state.basePath;
   await app.register(async (scope) => {

@@ -14,7 +14,7 @@ import { registerJsonParser } from './json-body.ts';
 export interface JqlPostOptions {
   run: RunJql;
   /** Route config of @fastify/rate-limit, when the workspace sets `limits.requestsPerMinute`. */
-  rateLimit: false | { max: number; timeWindow: number };
+  rateLimit: false | { max: number; timeWindow: number; cache: number };
 }
 
 export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { run, rateLimit }) => {

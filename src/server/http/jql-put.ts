@@ -27,7 +27,7 @@ export interface JqlPutOptions {
   plan: (body: JsonValue, credentials: ReturnType<typeof credentialsOf>) => Promise<UploadPlan>;
   fileStore: FileStore;
   limits: IntakeLimits;
-  rateLimit: false | { max: number; timeWindow: number };
+  rateLimit: false | { max: number; timeWindow: number; cache: number };
 }
 
 /** The multipart parser lives in this plugin alone: its hooks cost nothing on POST /jql. */
