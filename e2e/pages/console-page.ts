@@ -18,6 +18,8 @@ export class ConsolePage {
   async showView(name: 'Query' | 'Upload' | 'Streams' | 'History' | 'Saved' | 'Diff' | 'Docs'): Promise<void> {
     await this.page.getByRole('tablist', { name: 'Views' }).getByRole('tab', { name }).click();
     await expect(this.viewPanel(name)).toBeVisible();
+    // A view's chunk may still be loading: wait for the view itself, not its placeholder.
+    await expect(this.viewPanel(name).getByTestId('view-loading')).toHaveCount(0);
   }
   viewPanel(name: string): Locator {
     return this.page.getByRole('tabpanel', { name });

@@ -25,15 +25,45 @@ import type { WorkbenchServices } from './workbench-services.ts';
 // not at first render, and so does the JSON worker its editor needs (early-json-worker.ts, above).
 const queryView = import('./views/QueryView.tsx');
 
+// A view's module, fetched once: the first call starts the download, later ones share it.
+const VIEW_MODULES: Record<Exclude<WorkbenchView, 'query'>, () => Promise<ComponentType>> = {
+  upload: () => import('./views/UploadView.tsx').then((m) => m.UploadView),
+  streams: () => import('./views/StreamsView.tsx').then((m) => m.StreamsView),
+  history: () => import('./views/HistoryView.tsx').then((m) => m.HistoryView),
+  saved: () => import('./views/SavedView.tsx').then((m) => m.SavedView),
+  diff: () => import('./views/DiffView.tsx').then((m) => m.DiffView),
+  docs: () => import('./views/DocsView.tsx').then((m) => m.DocsView),
+};
+
 const VIEWS: Record<WorkbenchView, LazyExoticComponent<ComponentType>> = {
   query: lazy(() => queryView.then((m) => ({ default: m.QueryView }))),
-  upload: lazy(() => import('./views/UploadView.tsx').then((m) => ({ default: m.UploadView }))),
-  streams: lazy(() => import('./views/StreamsView.tsx').then((m) => ({ default: m.StreamsView }))),
-  history: lazy(() => import('./views/HistoryView.tsx').then((m) => ({ default: m.HistoryView }))),
-  saved: lazy(() => import('./views/SavedView.tsx').then((m) => ({ default: m.SavedView }))),
-  diff: lazy(() => import('./views/DiffView.tsx').then((m) => ({ default: m.DiffView }))),
-  docs: lazy(() => import('./views/DocsView.tsx').then((m) => ({ default: m.DocsView }))),
+  ...(Object.fromEntries(
+    Object.entries(VIEW_MODULES).map(([view, load]) => [view, lazy(() => load().then((component) => ({ default: component })))]),
+  ) as Record<Exclude<WorkbenchView, 'query'>, LazyExoticComponent<ComponentType>>),
 };
+
+/**
+ * Once the Query view is up and the window is idle, the other views' chunks are fetched in the
+ * background, so a first click on a view shows it at once instead of an empty panel while its
+ * chunk loads; the JavaScript before first paint stays the same.
+ */
+function usePrefetchViews(): void {
+  useEffect(() => {
+    let cancelled = false;
+    const prefetch = (): void => {
+      if (cancelled) return;
+      void queryView.then(() => {
+        for (const load of Object.values(VIEW_MODULES)) if (!cancelled) void load().catch(() => undefined);
+      });
+    };
+    // Chromium and Electron have requestIdleCallback; the timeout is for a window that never idles.
+    const handle = requestIdleCallback(prefetch, { timeout: 3000 });
+    return () => {
+      cancelled = true;
+      cancelIdleCallback(handle);
+    };
+  }, []);
+}
 
 /** Whether any stream session has an open socket, checked each second (for the rail's dot). */
 function useLiveStreams(workbench: WorkbenchServices): boolean {
@@ -49,6 +79,7 @@ export function App(props: { services: Services; workbench: WorkbenchServices })
   const { workspace } = useEmbeddedServer(props.services);
   const { view, visited } = useStore(props.services.workbench);
   const live = useLiveStreams(props.workbench);
+  usePrefetchViews();
   return (
     <ServicesContext.Provider value={props.services}>
       <WorkbenchContext.Provider value={props.workbench}>
@@ -65,7 +96,7 @@ export function App(props: { services: Services; workbench: WorkbenchServices })
                   <div key={v} id={`view-${v}`} role="tabpanel" aria-labelledby={`view-tab-${v}`} className="view" hidden={v !== view}>
                     {/* One view failing (its chunk included) leaves the others, the rail and the connections working. */}
                     <ErrorBoundary what={`The ${VIEW_LABELS[v]} view`}>
-                      <Suspense fallback={null}>
+                      <Suspense fallback={<p className="view-loading" role="status" data-testid="view-loading">Opening {VIEW_LABELS[v]}…</p>}>
                         <View />
                       </Suspense>
                     </ErrorBoundary>
