@@ -1,4 +1,4 @@
-// Lint rules, including the layer map: which src/ folder may import which (STYLE.md). The map is
+// Lint rules, including the layer map: which src/ folder may import which. The map is
 // data here, the way VS Code keeps its layers in its lint config, so a wrong import fails `npm test`.
 import { existsSync, readdirSync } from 'node:fs';
 import tseslint from 'typescript-eslint';
@@ -98,7 +98,7 @@ export default tseslint.config(
   // The one module that opens SQLite.
   layer(['src/server/db/connection.ts'], [notRenderer, notMain, notElectron]),
   {
-    // The processors are siblings: one never reaches into another (STYLE.md).
+    // The processors are siblings: one never reaches into another.
     files: ['src/server/processors/model/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/processors/controller/**', '**/processors/nosql/**'], message: 'Processors never import each other.' }, notRenderer, notMain, notElectron, notSqlite] }] },
   },
@@ -122,6 +122,6 @@ export default tseslint.config(
   oneRule(['src/shared/**/*.ts', 'src/renderer/**/*.ts', 'src/renderer/**/*.tsx'], oneIntentKey),
   { files: ['src/shared/intent-key.ts'], rules: { 'no-restricted-syntax': 'off' } },
   // Renderer: a feature never imports another feature, nor app/ (which composes the features);
-  // shared code lives in state/, transport/, response/, monaco/ and components/ (STYLE.md).
+  // shared code lives in state/, transport/, response/, monaco/ and components/.
   ...featureIsolation(),
 );

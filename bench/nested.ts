@@ -1,7 +1,7 @@
 /**
  * Nested selection: a retrieve of items with their owner, the owner's team and the item's notes (a
  * reference, a reference of a reference and a reverse relation) costs the same number of SQL
- * statements whatever the page size (PROTOCOL.md 2.2), read from `query_info_level=1`.
+ * statements whatever the page size (docs/protocol.md "Field selection"), read from `query_info_level=1`.
  */
 import { median } from './load.ts';
 import { table, type Section } from './report.ts';

@@ -24,7 +24,7 @@ const SCENARIOS: Array<{ name: ScenarioName; label: string }> = [
   { name: 'one', label: 'one record by id (random id of 100,000)' },
 ];
 
-/** An admin of the benchmark's server: in production only an admin sees the SQL a query ran (PROTOCOL.md 8). */
+/** An admin of the benchmark's server: in production only an admin sees the SQL a query ran (docs/protocol.md "Diagnostics"). */
 const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 
 export function startJql(data: BenchData, nodeArgs: string[] = []): Promise<Child> {

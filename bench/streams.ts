@@ -1,5 +1,5 @@
 /**
- * Streams (PROTOCOL.md 10): 1,000 WebSocket subscribers while 200 records a second are created, with
+ * Streams (docs/protocol.md "Streams"): 1,000 WebSocket subscribers while 200 records a second are created, with
  * each event's delivery latency (creation request sent → event received; one clock, one process);
  * then 100 random disconnects resumed with `since`, checking that no subscriber lost or received
  * twice any event. Every loop is bounded in time.

@@ -1,5 +1,5 @@
 /**
- * Uploads: a 1 GiB file through `PUT /jql` (PROTOCOL.md 9.1) streamed from disk, while the server's
+ * Uploads: a 1 GiB file through `PUT /jql` (docs/protocol.md "Multipart uploads") streamed from disk, while the server's
  * resident memory is sampled from /proc; against a plain streamed disk copy of the same file. The
  * server must stream it to its store: peak RSS may grow by less than 64 MiB.
  */

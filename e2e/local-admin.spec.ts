@@ -1,5 +1,5 @@
 /**
- * The local admin stays with whoever started the server (issue 21 point 1, WORKSPACE.md "The local
+ * The local admin stays with whoever started the server (issue 21 point 1, docs/workspace.md "The local
  * admin"): another process on the machine gets nothing from a running `serve --local-admin`; the
  * launch URL it printed, opened in Chromium, makes the console the admin through a cookie no script
  * can read; after a restart on the same data directory the old key and cookie are dead.

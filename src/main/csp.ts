@@ -1,7 +1,7 @@
 /**
  * The Content-Security-Policy of the console window. Strict: only the app's own scripts, no eval,
  * no inline script, no plugins, no framing. Styles allow 'unsafe-inline' because Monaco injects
- * its styles at run time; workers may be blob: for the same reason (STACK.md, "A CSP that worked").
+ * its styles at run time; workers may be blob: for the same reason.
  * In Electron every request to a JQL server goes through main, so connect-src stays 'self'.
  */
 export interface CspOptions {

@@ -1,5 +1,5 @@
 /**
- * The desktop side of "The local admin" (WORKSPACE.md, issue 21.1) against the real server, started
+ * The desktop side of "The local admin" (docs/workspace.md, issue 21.1) against the real server, started
  * the way main starts it: another process on the machine gets no console page, no configuration
  * and no credential from it; main, which holds the credential, acts as the local admin through its
  * gateway. Also: the files a workspace runs, which main names before it trusts a workspace.

@@ -4,7 +4,7 @@
  * Operations are serialized, so a quick second "Open Workspace" never runs two servers on one
  * database; every change is reported through onStatus (main forwards it to the window).
  * The local admin's credential goes to onServer (main's vault) and nowhere else: the status the
- * window gets says only whether main signs in as the local admin (WORKSPACE.md "The local admin").
+ * window gets says only whether main signs in as the local admin (docs/protocol.md "The local admin").
  * The server serves no console page and no console configuration: the window is main's app:// page.
  */
 import { createHash } from 'node:crypto';

@@ -5,7 +5,7 @@
  * (bearer token, cookies from the connection's jar). Messages and closes go back as `ws:message` /
  * `ws:closed` events. Each socket's backlog is bounded both ways (issue 21.5): main stops reading a
  * socket while the page has more than BACKLOG_PAUSE_CHARS of its messages unacknowledged (TCP then
- * holds the server back, which closes a subscriber that falls too far behind with 4008, PROTOCOL.md
+ * holds the server back, which closes a subscriber that falls too far behind with 4008, docs/protocol.md
  * 10), and refuses to queue a message to send while the socket's own buffer is full.
  */
 import { randomUUID } from 'node:crypto';

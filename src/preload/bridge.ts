@@ -1,6 +1,6 @@
 /**
  * Builds `window.jql` from ipcRenderer: one named, typed method per channel of the shared map and
- * nothing else (STYLE.md example 5), so the page can never send to an arbitrary channel and never
+ * nothing else, so the page can never send to an arbitrary channel and never
  * sees ipcRenderer itself. Split from index.ts so it is tested without Electron.
  */
 import type { BridgeEventMap, EventChannel, InvokeArgs, InvokeChannel, InvokeResult, JqlBridge } from '../shared/bridge.ts';

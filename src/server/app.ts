@@ -74,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addHook('onRequest', async (request, reply) => {
     if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroySoon());
   });
-  // Then, before any other work: a DNS-rebinding Host is answered 421 (PROTOCOL.md 1).
+  // Then, before any other work: a DNS-rebinding Host is answered 421 (docs/protocol.md "Endpoints").
   const listener = listenerFor(options.host ?? '127.0.0.1');
   app.addHook('onRequest', hostGuard(listener));
   await app.register(cookie);
@@ -132,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   return { app, state, listener };
 }
 
-/** The routes of the local admin credential, preflights to them included: never CORS (WORKSPACE.md). */
+/** The routes of the local admin credential, preflights to them included: never CORS (docs/workspace.md). */
 function handsOutCredential(request: FastifyRequest): boolean {
   const route = request.routeOptions.url;
   if (route !== undefined && CREDENTIAL_ROUTES.has(route)) return true;

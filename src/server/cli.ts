@@ -85,7 +85,7 @@ async function serve(args: string[]): Promise<void> {
   const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy, basePath: options.basePath ?? '' }) : undefined;
   const server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
   console.log(`JQL server listening on ${server.url}`);
-  // The only way in as the local admin: a key made for this start (WORKSPACE.md "The local admin").
+  // The only way in as the local admin: a key made for this start (docs/protocol.md "The local admin").
   if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
   let stopping = false;
   const stop = (): void => {

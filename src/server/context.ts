@@ -22,7 +22,7 @@ export type Scopes = Array<Record<string, JsonValue>> | null;
 export interface AccessControl {
   /** Throws `unauthenticated`/`forbidden`, or returns the row scopes that apply. */
   check(permissions: Permissions | null, intent: string, user: AuthUser | null, what: string): Scopes;
-  /** A controller's `permissions`, keyed by canonical intent (`ControllerDef.permissions`, PROTOCOL.md 5). */
+  /** A controller's `permissions`, keyed by canonical intent (`ControllerDef.permissions`, docs/protocol.md "Permissions and row scopes"). */
   checkController(permissions: Readonly<Record<string, string[]>>, intent: string, user: AuthUser | null, what: string): void;
   /** The same rules as `check`, answering instead of throwing (nested reads). */
   allows(permissions: Permissions | null, intent: string, user: AuthUser | null): { allowed: boolean; scopes: Scopes };
@@ -55,14 +55,14 @@ export interface MutationSink {
 export const HOOK_NAMES = ['before_create', 'after_create', 'before_update', 'after_update', 'before_delete', 'after_delete'] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
-/** The hooks modules of the workspace's apps (PROTOCOL.md 6). */
+/** The hooks modules of the workspace's apps (docs/protocol.md "Processors"). */
 export interface HookRunner {
   has(app: string, hook: HookName): boolean;
   /** `data` is the mutable write (before_*) and `record` the stored record (after_*, before_delete). */
   run(ctx: RequestContext, model: string, hook: HookName, event: { data?: Record<string, JsonValue>; record?: JsonValue }): Promise<void>;
 }
 
-/** Resolves the caller from the presented credentials (PROTOCOL.md 4). */
+/** Resolves the caller from the presented credentials (docs/protocol.md "Authentication"). */
 export interface IdentityService {
   identify(
     credentials: Credentials,
@@ -113,12 +113,12 @@ export interface ServerState {
   version: string;
   access: AccessControl;
   files: FileResolver;
-  /** The content-addressed store of uploaded bytes (PROTOCOL.md 9). */
+  /** The content-addressed store of uploaded bytes (docs/protocol.md "Multipart uploads"). */
   fileStore: FileStore;
   mutations: MutationSink;
   hooks: HookRunner;
   identity: IdentityService;
-  /** Failed logins per (client, username), in memory: throttling is about a burst of guesses (PROTOCOL.md 4). */
+  /** Failed logins per (client, username), in memory: throttling is about a burst of guesses (docs/protocol.md "Authentication"). */
   loginThrottle: LoginThrottle;
   controllers: Map<string, ControllerDef>;
   /** Runs one single query inside the current request (the controllers' data API). Throws on error. */
@@ -130,7 +130,7 @@ export interface ServerState {
   localAdmin?: LocalAdminKeys;
 }
 
-/** The retrieve cache (PROTOCOL.md 2.3, cache/answer-cache.ts): exact with respect to transactions. */
+/** The retrieve cache (docs/protocol.md "`__meta__` keys", cache/answer-cache.ts): exact with respect to transactions. */
 export interface AnswerCacheLike {
   /** Looks `key` up for this request's caller and transaction, and opens the slot its answer goes in. */
   open(ctx: RequestContext, key: string): CacheRead;
@@ -181,7 +181,7 @@ export interface RequestContext {
   replyHeaders?: Record<string, string>;
   authenticationClass?: 'jwt' | 'session';
   cookies: CookieChange[];
-  /** File parts of a multipart request, by part name (PROTOCOL.md 9). */
+  /** File parts of a multipart request, by part name (docs/protocol.md "Multipart uploads"). */
   files: Map<string, UploadedFile>;
   /** The passwords of the request's logins, verified before it took the write gate (system/login-query.ts). */
   passwordChecks?: PasswordChecks;

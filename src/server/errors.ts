@@ -1,5 +1,5 @@
 /**
- * Coded JQL errors, made in one place (PROTOCOL.md 3.2). Every path that fails throws a `JqlFailure`
+ * Coded JQL errors, made in one place (docs/protocol.md "Errors"). Every path that fails throws a `JqlFailure`
  * holding one or more error objects; the envelope builder turns it into `__errors__` and the status.
  */
 import { ERROR_STATUS, type ErrorCode } from '../shared/error-codes.ts';
@@ -42,7 +42,7 @@ const LISTED_CODES = new Set<ErrorCode>(['invalid_request', 'unknown_field', 'in
 
 /**
  * Collects the content errors of a request's parts (each filter entry, selected field, ordering path,
- * value), so one answer names every misspelled field and every bad value with its path (PROTOCOL.md
+ * value), so one answer names every misspelled field and every bad value with its path (docs/protocol.md
  * 3.2). Anything else (a permission refusal, a missing record, a crash) still stops at once.
  */
 export class ErrorList {

@@ -34,7 +34,7 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** `--local-admin` on an address other machines can reach (WORKSPACE.md "The local admin"). */
+/** `--local-admin` on an address other machines can reach (docs/protocol.md "The local admin"). */
 export class LocalAdminHostError extends Error {
   constructor(host: string) {
     super(

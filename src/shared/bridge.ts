@@ -1,5 +1,5 @@
 /**
- * The typed channel map between Electron main and the preload (STYLE.md example 6): one entry per
+ * The typed channel map between Electron main and the preload: one entry per
  * channel, its arguments and its result. Main registers a handler per invoke channel, the preload
  * exposes one named method per channel (`JqlBridge`), and the renderer sees only `window.jql`.
  */
@@ -9,7 +9,7 @@ import type { AuthenticationClass } from './protocol.ts';
 
 /**
  * The embedded server as main sees it; sent on start and again when File > Open Workspace swaps it.
- * It never carries the local admin's credential (WORKSPACE.md "The local admin"): `localAdmin` says
+ * It never carries the local admin's credential (docs/protocol.md "The local admin"): `localAdmin` says
  * that main signs the page's requests to this server in as the local admin.
  */
 export type EmbeddedServerStatus =
@@ -82,7 +82,7 @@ export interface SaveFileRequest {
 
 export type SaveFileResult = { saved: true; path: string } | { saved: false };
 
-/** One part of a multipart upload that main sends for the renderer (PROTOCOL.md 9.1). */
+/** One part of a multipart upload that main sends for the renderer (docs/protocol.md "Multipart uploads"). */
 export type UploadPartData =
   | { kind: 'field'; name: string; value: string }
   | { kind: 'file'; name: string; fileName: string; contentType: string; data: Uint8Array };

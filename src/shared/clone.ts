@@ -46,7 +46,7 @@ export interface CloneProgress {
 
 /**
  * A local connection to the copy, served by a server the console's own server (or main) started. It
- * carries no credential: the copy's local admin credential never reaches the page (WORKSPACE.md "The
+ * carries no credential: the copy's local admin credential never reaches the page (docs/workspace.md "The
  * local admin"). Whoever started the copy holds it and signs the page's requests to the copy: main in
  * the desktop app (the copy is in its connection registry under `connectionId`), the console's own
  * server in browser mode (`url` is then a path of that server, which forwards to the copy for its

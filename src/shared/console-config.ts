@@ -10,7 +10,7 @@ export interface ConsoleConfig {
   /**
    * True when this browser acts as the local admin: it opened the launch URL that `serve
    * --local-admin` printed and holds its HttpOnly cookie. The page never holds the credential itself;
-   * its requests to the same origin carry the cookie (WORKSPACE.md "The local admin").
+   * its requests to the same origin carry the cookie (docs/protocol.md "The local admin").
    */
   localAdmin?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * Every JQL error code with its HTTP status (PROTOCOL.md section 3.2). The server makes its errors
+ * Every JQL error code with its HTTP status (docs/protocol.md "Errors"). The server makes its errors
  * from this table and the console reads codes against it, so both sides agree on one list.
  */
 export const ERROR_STATUS = {

@@ -1,5 +1,5 @@
 /**
- * The one canonical key of an intent name (PROTOCOL.md 2, 5, 6). An intent is accepted in camelCase
+ * The one canonical key of an intent name (docs/protocol.md "The query document", "Permissions and row scopes", "Processors"). An intent is accepted in camelCase
  * (`uploadPackage`) or snake_case (`upload_package`); both spellings have one key, the camelCase one,
  * and the server looks up the controller handler, the `permissions` map, the `files` map and the
  * `readOnly` list (and the model intents) by that key alone. A name that is neither (`UploadPackage`,

@@ -1,5 +1,5 @@
 /**
- * The one origin rule of the console (WORKSPACE.md "The local admin"): a credential goes only to the
+ * The one origin rule of the console (docs/protocol.md "The local admin"): a credential goes only to the
  * origin of the connection it belongs to, never to a URL that an answer names. The renderer asks it
  * before it attaches a token in browser mode, main before it attaches anything in the desktop app.
  */

@@ -1,5 +1,5 @@
 /**
- * Wire types of the JQL protocol (PROTOCOL.md): query documents, both envelope shapes, errors and
+ * Wire types of the JQL protocol (docs/protocol.md): query documents, both envelope shapes, errors and
  * the introspection result. Shared by the server, the Electron shell and the console.
  */
 import type { ErrorCode } from './error-codes.ts';
@@ -73,7 +73,7 @@ export interface SystemInfo {
   sql?: SqlTrace[];
 }
 
-/** The standard envelope (PROTOCOL.md 3). */
+/** The standard envelope (docs/protocol.md "The envelope"). */
 export interface Envelope {
   __payload__: JsonValue;
   __message__: string | null;
@@ -83,7 +83,7 @@ export interface Envelope {
   __intent__: string | null;
 }
 
-/** The flat envelope (PROTOCOL.md 3.3), selected with `?envelope=flat`. */
+/** The flat envelope (docs/protocol.md "The flat shape"), selected with `?envelope=flat`. */
 export interface FlatEnvelope {
   status: 'OK' | 'ERROR';
   data: JsonValue;
@@ -95,7 +95,7 @@ export interface FlatEnvelope {
   message: string | null;
 }
 
-/** One key of a multi-query payload (PROTOCOL.md 7). */
+/** One key of a multi-query payload (docs/protocol.md "Multi-query"). */
 export interface SubqueryResult {
   data: JsonValue;
   extras: Extras | null;
@@ -105,7 +105,7 @@ export interface SubqueryResult {
   intent: string | null;
 }
 
-/** A file field's value (PROTOCOL.md 9.2). */
+/** A file field's value (docs/protocol.md "File URLs"). */
 export interface FileValue {
   name: string;
   size: number;
@@ -146,7 +146,7 @@ export const FILTER_LOOKUPS = [
 ] as const;
 export type FilterLookup = (typeof FILTER_LOOKUPS)[number];
 
-/** `system.Schema.describe` payload (PROTOCOL.md 11). */
+/** `system.Schema.describe` payload (docs/protocol.md "describe"). */
 export interface DescribeResult {
   version: string;
   workspace: string;
@@ -160,13 +160,13 @@ export interface WorkspaceLimits {
   maxLimit: number;
   maxFileBytes: number;
   maxBodyBytes: number;
-  /** Bounds of one request (PROTOCOL.md 3.2, 9.1); optional because older servers do not describe them. */
+  /** Bounds of one request (docs/protocol.md "Errors", "Multipart uploads"); optional because older servers do not describe them. */
   maxQueriesPerRequest?: number;
   maxValueBytes?: number;
   maxAnswerBytes?: number;
   maxNested?: number;
   maxUploadBytes?: number;
-  /** Events a stream subscription replays at most (PROTOCOL.md 10). */
+  /** Events a stream subscription replays at most (docs/protocol.md "Streams"). */
   maxStreamEvents?: number;
   /** JQL requests per client per minute; 0 when there is no such limit. */
   requestsPerMinute?: number;
@@ -194,7 +194,7 @@ export interface DescribeField {
   writeOnly?: boolean;
   auto?: 'create' | 'update';
   protected?: boolean;
-  /** Written as `required: true`: an empty string is refused too (WORKSPACE.md). */
+  /** Written as `required: true`: an empty string is refused too (docs/workspace.md). */
   notEmpty?: boolean;
   lookups: FilterLookup[];
 }
@@ -219,7 +219,7 @@ export interface DescribeController {
   intents: string[];
   permissions: Record<string, string[]>;
   files?: Record<string, string[]>;
-  /** Intents that change nothing (PROTOCOL.md 6); an intent not listed is treated as one that writes. */
+  /** Intents that change nothing (docs/protocol.md "Processors"); an intent not listed is treated as one that writes. */
   readOnly?: string[];
 }
 

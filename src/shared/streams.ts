@@ -1,5 +1,5 @@
 /**
- * Wire messages of `WS {base}/jql-streams` (PROTOCOL.md 10): what a client sends and what the server
+ * Wire messages of `WS {base}/jql-streams` (docs/protocol.md "Streams"): what a client sends and what the server
  * answers. Shared by the server's stream route and the console's stream inspector.
  */
 import type { ErrorCode } from './error-codes.ts';

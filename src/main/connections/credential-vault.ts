@@ -2,7 +2,7 @@
  * The connections' bearer tokens, as main holds them (issue 21.3). The page may store, test and
  * delete a secret (`secrets:set|has|delete`) but never read one back; main reads `token:<id>` when
  * it signs a request of connection <id>. The embedded connection's token is the local admin's, which
- * main got from the server it started and which never leaves main (WORKSPACE.md "The local admin");
+ * main got from the server it started and which never leaves main (docs/protocol.md "The local admin");
  * a page's sign-in as someone else on it lasts for this run only, and deleting it brings the local
  * admin back. The local admin tokens of the copies main serves ("Reproduce locally") are kept the same
  * way: in memory, from main's clone jobs, for as long as the copy's server runs.

@@ -2,7 +2,7 @@
  * The console's own documents in the desktop app (editor tabs, saved collections), in SQLite in
  * main: one row per key. A write of several keys is one transaction, so a tab list and the tab it
  * names are stored together or not at all; a full disk fails the whole write, and the renderer says
- * what was not saved. Migrations run in a transaction when the database opens (STYLE.md example 4).
+ * what was not saved. Migrations run in a transaction when the database opens.
  */
 import { openDatabase, type Sqlite } from '../../server/index.ts';
 import type { DocumentChange } from '../../shared/bridge.ts';

@@ -1,6 +1,6 @@
 /**
  * The run history of the Electron app in SQLite (better-sqlite3), in main. Migrations run in a
- * transaction when the database opens and are recorded in a table (STYLE.md example 4). Search is
+ * transaction when the database opens and are recorded in a table. Search is
  * SQL: each word must appear in the document, summary or connection name (LIKE, so case-insensitive
  * for ASCII); runs are newest first; add drops the oldest runs beyond the retention limit in the
  * same transaction.

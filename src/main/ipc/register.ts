@@ -1,5 +1,5 @@
 /**
- * Registers one handler per invoke channel, typed by the shared channel map (STYLE.md example 6).
+ * Registers one handler per invoke channel, typed by the shared channel map.
  * Each call is checked twice before the handler runs: the sender (sender.ts) and the arguments
  * (validators.ts). A refused call rejects with a short reason; nothing else reaches a handler.
  */

@@ -1,5 +1,5 @@
 /**
- * The JSON Schema of a stream subscription's `filter` (PROTOCOL.md 10): the same keys and lookups as
+ * The JSON Schema of a stream subscription's `filter` (docs/protocol.md "Streams"): the same keys and lookups as
  * a query's `__meta__.filter` on that model (model-schema.ts), so the filter box completes and
  * checks exactly like the query editor. A NoSQL collection or an unknown namespace gets none.
  */

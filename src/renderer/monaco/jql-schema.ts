@@ -1,6 +1,6 @@
 /**
  * Builds the JSON Schema that drives completion and validation in the query editor from a server's
- * `system.Schema.describe` (PROTOCOL.md 11): namespaces, the intents of each, `__meta__` keys and
+ * `system.Schema.describe` (docs/protocol.md "describe"): namespaces, the intents of each, `__meta__` keys and
  * their shapes, field names as data keys, filter keys with every lookup suffix, ordering entries
  * with '-', uniqueObject fields. Framework-free: Monaco only receives the finished object.
  *

@@ -135,7 +135,7 @@ export function listKeys(text: string): KeyLocation[] {
   return out;
 }
 
-/** camelCase and snake_case name the same key on the wire (PROTOCOL.md 2). */
+/** camelCase and snake_case name the same key on the wire (docs/protocol.md "The query document"). */
 export function sameKey(a: string | number, b: string | number): boolean {
   if (typeof a === 'number' || typeof b === 'number') return String(a) === String(b);
   const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();

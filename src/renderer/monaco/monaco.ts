@@ -1,6 +1,6 @@
 /**
- * The one place Monaco is loaded and its workers are set up for Vite (STACK.md, "Monaco 0.57 under
- * Vite"; graphiql's setup-workers/vite.ts). Only the editor API, the contributions a JSON console
+ * The one place Monaco is loaded and its workers are set up for Vite (as graphiql's
+ * setup-workers/vite.ts does). Only the editor API, the contributions a JSON console
  * uses, and the JSON language: the full package would pull every language and worker.
  */
 import * as monaco from 'monaco-editor/editor/editor.api';

@@ -32,7 +32,7 @@ export function detectShape(body: unknown, httpStatus: number, hints: NormalizeH
   return 'data-only';
 }
 
-/** Where each part of the answer lives in the two envelope shapes (PROTOCOL.md 3 and 3.3). */
+/** Where each part of the answer lives in the two envelope shapes (docs/protocol.md "The envelope", "The flat shape"). */
 const ENVELOPE_KEYS = {
   envelope: { payload: '__payload__', intent: '__intent__', message: '__message__', extras: '__extras__', errors: '__errors__', system: '__system__' },
   flat: { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', system: 'system_info' },

@@ -1,6 +1,6 @@
 /**
  * The one view model the envelope viewer draws, whatever the server answered: the standard envelope
- * (PROTOCOL.md 3), the flat shape (3.3), a bare `render: only:data` payload (3.4), a multi-query
+ * (docs/protocol.md "The envelope"), the flat shape (3.3), a bare `render: only:data` payload (3.4), a multi-query
  * (7), or a body that is not JSON at all. Built by normalize-envelope.ts (the boundary), never by
  * React code: every value in it has the type it says, and what the server sent that did not fit is
  * listed in `misfits`, so nothing past the boundary checks shapes again.

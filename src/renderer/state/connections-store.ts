@@ -184,7 +184,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
 
   /**
    * A copy made by "Reproduce locally", under the connection id its holder (main, or the console's
-   * server) knows it by: the page gets no credential for it (WORKSPACE.md "The local admin").
+   * server) knows it by: the page gets no credential for it (docs/protocol.md "The local admin").
    */
   addLocal(copy: { name: string; baseUrl: string; connectionId: string }): string {
     const id = copy.connectionId;

@@ -1,5 +1,5 @@
 /**
- * TanStack Query key factories, `[area, name, params]` (STYLE.md example 8). Signing in or out of a
+ * TanStack Query key factories, `[area, name, params]`. Signing in or out of a
  * connection invalidates every key whose params name it: its status and its schema both depend on
  * the user.
  */

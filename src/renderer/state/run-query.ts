@@ -39,7 +39,7 @@ export interface RunTabOptions {
 
 let lastRunId = 0;
 
-/** `render: only:data` changes how a 2xx body reads (PROTOCOL.md 3.4). */
+/** `render: only:data` changes how a 2xx body reads (docs/protocol.md "`__meta__` keys"). */
 export function asksOnlyData(text: string): boolean {
   return /"render"\s*:\s*"only:data"/.test(text);
 }

@@ -33,7 +33,7 @@ export function hasCredential(target: ServerTarget): boolean {
 }
 
 export interface RunOptions {
-  /** PROTOCOL.md 8: 0 asks for no diagnostics. */
+  /** docs/protocol.md "Diagnostics": 0 asks for no diagnostics. */
   queryInfoLevel: 0 | 1 | 2;
   flatEnvelope?: boolean;
 }
@@ -79,7 +79,7 @@ export function authHeaders(target: ServerTarget): Record<string, string> {
 /**
  * The credential parts of a request to `url` made as the target's user. Nothing when `url` is not on
  * the target's origin: a credential goes only to the origin of its connection, never to a URL that
- * an answer names (WORKSPACE.md "The local admin"; main enforces the same in the desktop app).
+ * an answer names (docs/protocol.md "The local admin"; main enforces the same in the desktop app).
  */
 export function credentialParts(target: ServerTarget, url: string): Pick<HttpRequestSpec, 'headers' | 'withCredentials' | 'connectionCredentials'> {
   if (!isSameOrigin(url, target.baseUrl)) return { headers: {}, withCredentials: false };

@@ -1,5 +1,5 @@
 /**
- * One interface for talking to a JQL server over HTTP (STYLE.md: transport/). The Electron
+ * One interface for talking to a JQL server over HTTP. The Electron
  * implementation hands requests to main through the bridge; the browser one uses fetch. Everything
  * above this file (the JQL client, the stores, the features) is the same in both modes.
  */

@@ -1,4 +1,4 @@
-// The session cookie (PROTOCOL.md 4): its name and the attributes to set it with through @fastify/cookie.
+// The session cookie (docs/protocol.md "Authentication"): its name and the attributes to set it with through @fastify/cookie.
 
 export const SESSION_COOKIE = 'jql_session';
 

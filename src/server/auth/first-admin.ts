@@ -1,5 +1,5 @@
 /**
- * The first users (WORKSPACE.md): `JQL_ADMIN=username:password` makes sure that user exists with the
+ * The first users (docs/workspace.md): `JQL_ADMIN=username:password` makes sure that user exists with the
  * role `admin`. An existing user keeps its password and gains the role.
  */
 import type { Database } from '../db/database.ts';

@@ -1,4 +1,4 @@
-// Who is calling (PROTOCOL.md 4): reads the credential the authentication class allows, and refuses a
+// Who is calling (docs/protocol.md "Authentication"): reads the credential the authentication class allows, and refuses a
 // credential that is presented but bad instead of falling back to anonymous, so clients learn of it.
 //
 // Two steps: `verify` checks what never changes (a token's signature, asynchronously), `check` what

@@ -1,4 +1,4 @@
-// Issue 21 point 1 (WORKSPACE.md "The local admin"): no route hands the local admin's credential to a
+// Issue 21 point 1 (docs/protocol.md "The local admin"): no route hands the local admin's credential to a
 // caller without the launch key; the key is exchanged for an HttpOnly SameSite=Strict cookie; only that
 // cookie, from this machine and the server's own origin, acts as the local admin; a restart kills both.
 import { existsSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The local admin (WORKSPACE.md "The local admin"): a user with the role `admin` and no password
+ * The local admin (docs/protocol.md "The local admin"): a user with the role `admin` and no password
  * (nobody can sign in as it). Only the person who started the server holds it:
  * - browser mode: a launch key made at each start and printed as a URL; visiting it exchanges the key
  *   for an HttpOnly SameSite=Strict cookie (web/launch-exchange.ts);

@@ -1,4 +1,4 @@
-// Issue 15 point 7 (PROTOCOL.md 4): after 5 failed logins for one username from one client within 15
+// Issue 15 point 7 (docs/protocol.md "Authentication"): after 5 failed logins for one username from one client within 15
 // minutes, further logins for that pair are 429 rate_limited with Retry-After, even with the right
 // password; other usernames and other clients are not affected.
 import { rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Login throttling (PROTOCOL.md 4, always on): after 5 failed logins for one username from one client
+ * Login throttling (docs/protocol.md "Authentication", always on): after 5 failed logins for one username from one client
  * within 15 minutes, further logins for that username from that client are refused until the oldest
  * of those failures is 15 minutes old, even with the right password; other usernames and other
  * clients are not affected. A successful login clears the count.

@@ -1,4 +1,4 @@
-// Issue 15 point 7 (PROTOCOL.md 4): a login for an unknown username costs what a wrong password costs,
+// Issue 15 point 7 (docs/protocol.md "Authentication"): a login for an unknown username costs what a wrong password costs,
 // because it runs the same scrypt. Counted, not timed: every login derives exactly one key.
 import type * as Crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

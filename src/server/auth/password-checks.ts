@@ -1,5 +1,5 @@
 /**
- * Password verifications a request does before it takes the write gate (PROTOCOL.md 4). A scrypt
+ * Password verifications a request does before it takes the write gate (docs/protocol.md "Authentication"). A scrypt
  * costs tens of milliseconds; run inside the one write transaction it would hold every other write
  * on the server that long, and a stream of failed logins (an unknown user costs a full hash too)
  * would stall them all. So the request verifies each login's password against the committed hash

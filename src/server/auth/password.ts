@@ -1,4 +1,4 @@
-// Password hashing for system.User (PROTOCOL.md 4): scrypt with a per-password salt, stored in a
+// Password hashing for system.User (docs/protocol.md "Authentication"): scrypt with a per-password salt, stored in a
 // self-describing string so the cost parameters can be raised later without breaking old hashes.
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import type { ScryptOptions } from 'node:crypto';
@@ -32,7 +32,7 @@ export async function hashPassword(plain: string): Promise<string> {
 /**
  * What a login verifies the password against when the username is unknown (or has no password): a
  * hash of the current parameters, so the unknown-user path runs the same scrypt as a wrong password
- * and takes the same time (PROTOCOL.md 4). No password matches it: its key is all zeros and the
+ * and takes the same time (docs/protocol.md "Authentication"). No password matches it: its key is all zeros and the
  * chance that a password derives to it is 2^-256.
  */
 export const PLACEHOLDER_HASH = ['scrypt', N, R, P, Buffer.alloc(SALT_BYTES).toString('base64url'), Buffer.alloc(KEY_BYTES).toString('base64url')].join('$');

@@ -9,7 +9,7 @@ const plain = user(1);
 const agent = user(2, ['agent'], 'agnes');
 const admin = user(3, ['admin']);
 
-// The example of WORKSPACE.md.
+// The example of docs/workspace.md.
 const ticket: Permissions = {
   intents: { retrieve: ['anyone'], create: ['authenticated'], update: ['agent', 'admin'], delete: ['admin'] },
   scope: { agent: { assignee: '$user.id' } },

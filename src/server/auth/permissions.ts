@@ -1,4 +1,4 @@
-// Who may do what (PROTOCOL.md 5): role grants per intent plus per-role row scopes for models and
+// Who may do what (docs/protocol.md "Permissions and row scopes"): role grants per intent plus per-role row scopes for models and
 // collections, and plain role grants for controller intents. Pure: the processors apply the result.
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { Permissions } from '../workspace/types.ts';

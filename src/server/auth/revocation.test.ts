@@ -1,4 +1,4 @@
-// Issue 15 point 5 (PROTOCOL.md 4): a password change, a deactivation or a deletion revokes every token
+// Issue 15 point 5 (docs/protocol.md "Authentication"): a password change, a deactivation or a deletion revokes every token
 // and session issued to the user before it, over real HTTP; a change that rolls back revokes nothing.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

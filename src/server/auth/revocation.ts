@@ -1,5 +1,5 @@
 /**
- * Revoking everything a user was issued (PROTOCOL.md 4): a password change, a deactivation or a
+ * Revoking everything a user was issued (docs/protocol.md "Authentication"): a password change, a deactivation or a
  * deletion ends every session of the user and every token issued before it. Sessions are rows and
  * are revoked one by one; tokens are not stored, so each carries the user's credential generation
  * (`gen`) and the generation moves on: identify() refuses a token of an older one. Both writes run in

@@ -1,4 +1,4 @@
-// The server's signing secret (PROTOCOL.md 4): it signs tokens (HS256) and protected file URLs.
+// The server's signing secret (docs/protocol.md "Authentication"): it signs tokens (HS256) and protected file URLs.
 // It comes from JQL_SECRET, else from <data>/secret.key, which the first start creates.
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';

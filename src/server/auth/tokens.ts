@@ -1,4 +1,4 @@
-// Bearer tokens (PROTOCOL.md 4): HS256 JWTs with `sub` = user id, a random `jti` so one token can be
+// Bearer tokens (docs/protocol.md "Authentication"): HS256 JWTs with `sub` = user id, a random `jti` so one token can be
 // revoked on logout, `iat`, `exp`, and `gen`, the user's credential generation when it was issued
 // (auth/revocation.ts): a password change, a deactivation or a deletion moves the generation on,
 // which retires every token issued before it at once.

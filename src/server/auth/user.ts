@@ -6,5 +6,5 @@ export interface AuthUser {
   isActive: boolean;
 }
 
-/** The role that is allowed every intent with no row scope (PROTOCOL.md 5). */
+/** The role that is allowed every intent with no row scope (docs/protocol.md "Permissions and row scopes"). */
 export const ADMIN_ROLE = 'admin';

@@ -1,5 +1,5 @@
 // The answer cache on its own: serialized entries bounded in bytes, staleness by commit, and what a
-// write transaction sees of it (PROTOCOL.md 2.3).
+// write transaction sees of it (docs/protocol.md "`__meta__` keys").
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The retrieve cache (PROTOCOL.md 2.3 `cache`), exact with respect to transactions:
+ * The retrieve cache (docs/protocol.md "`__meta__` keys" `cache`), exact with respect to transactions:
  * - An entry is the serialized answer, never an object graph: each hit parses a fresh copy, so no
  *   reader can change what the next one gets, and the cache is bounded by the serialized length.
  * - An entry depends on every model and collection its query touched and on its caller's user row.

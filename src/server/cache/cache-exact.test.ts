@@ -1,4 +1,4 @@
-// The retrieve cache over real HTTP (PROTOCOL.md 2.3, 7): it answers only what the database holds
+// The retrieve cache over real HTTP (docs/protocol.md "`__meta__` keys", "Multi-query"): it answers only what the database holds
 // after a rollback, a change of the caller's roles, a cascade of a delete, and it caches answers with
 // protected files by signing their URLs afresh for each answer.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

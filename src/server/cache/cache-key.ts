@@ -1,5 +1,5 @@
 /**
- * The key of a cached retrieve (PROTOCOL.md 2.3): the caller and the normalized query. `draw` is
+ * The key of a cached retrieve (docs/protocol.md "`__meta__` keys"): the caller and the normalized query. `draw` is
  * echoed and `debug`/`render` only shape the answer, so they are not part of it.
  */
 import type { JsonValue } from '../../shared/protocol.ts';

@@ -3,7 +3,7 @@
 // and of models it reaches through nested selections, reverse relations, and filters, exclusions,
 // orderings and groupings through references), deletes that rewrite rows
 // through ON DELETE SET NULL, role changes of the reader, and atomic multi-queries that commit or
-// roll back with cached reads inside them (PROTOCOL.md 2.3, 7).
+// roll back with cached reads inside them (docs/protocol.md "`__meta__` keys", "Multi-query").
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, writeWorkspace, type TestApp } from '../testing/fixture.ts';

@@ -1,5 +1,5 @@
 /**
- * What a transaction changed, as the retrieve cache needs to know it (PROTOCOL.md 2.3): connection-
+ * What a transaction changed, as the retrieve cache needs to know it (docs/protocol.md "`__meta__` keys"): connection-
  * local (TEMP) triggers on every model table and on the documents table note the name of each model
  * or collection a statement wrote, and for `system.User` the user whose row it was (a change to a
  * user's roles or fields changes what that user may read).

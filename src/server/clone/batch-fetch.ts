@@ -1,6 +1,6 @@
 /**
  * Fetches sets of records in as few requests as the source allows: every read of a level goes into
- * one multi-query (PROTOCOL.md 7), as many subqueries per request as the source takes, each asking
+ * one multi-query (docs/protocol.md "Multi-query"), as many subqueries per request as the source takes, each asking
  * for a page of its source's maximum size in `id` order; the reads whose records did not fit come
  * back in the next request with the next offset. So a level costs one request, plus one per extra
  * page of its largest read, however many records it holds. An answer too large for the source

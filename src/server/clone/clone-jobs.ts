@@ -4,7 +4,7 @@
  * by `serve`, the embedded server's own start) that the console adds as a `local` connection. Used by
  * the browser-mode route (clone-route.ts) and by Electron main; both reach it only as the local admin.
  * The copy's local admin token stays here and with whoever `onServed` hands it to (main's vault); the
- * statuses the page reads never hold it (WORKSPACE.md "The local admin").
+ * statuses the page reads never hold it (docs/protocol.md "The local admin").
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';

@@ -44,7 +44,7 @@ export class CloneUsageError extends Error {
   override readonly name = 'CloneUsageError';
 }
 
-/** Protocol defaults (PROTOCOL.md 2.3, 3.2) for a source whose describe does not give its limits. */
+/** Protocol defaults (docs/protocol.md "`__meta__` keys", "Errors") for a source whose describe does not give its limits. */
 const DEFAULT_PAGE = 1000;
 const DEFAULT_PER_REQUEST = 64;
 /** Subqueries per request at most, whatever the source allows: keeps each answer far from its size limit. */

@@ -1,6 +1,6 @@
 /**
  * How the browser-mode console reaches a copy made by "Reproduce locally" without holding its local
- * admin credential (WORKSPACE.md "The local admin"): the copy is served under this server's own
+ * admin credential (docs/protocol.md "The local admin"): the copy is served under this server's own
  * origin, at `copyPath(base, connectionId)`, and this server forwards each request there to the
  * copy's server, signed with the copy's local admin token, which never leaves this process. Only the
  * local admin of this server (its launch cookie, from where it may act) gets through, by the same

@@ -105,7 +105,7 @@ export class RemoteServer {
 
   /**
    * GETs a file URL of an answer. A URL on another origin than the source's gets no credentials and
-   * is refused: a file value's `url` is a path on the server's origin (PROTOCOL.md 9.2).
+   * is refused: a file value's `url` is a path on the server's origin (docs/protocol.md "File URLs").
    */
   async download(url: string): Promise<Response> {
     const target = new URL(url, `${this.origin}/`);
@@ -195,7 +195,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Either envelope shape (PROTOCOL.md 3, 3.3) into one; anything else is a RemoteError. */
+/** Either envelope shape (docs/protocol.md "The envelope", "The flat shape") into one; anything else is a RemoteError. */
 function readEnvelope(status: number, body: unknown, where: string): RemoteAnswer {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new RemoteError(status, 'invalid_answer', `${where} answered ${status} without a JQL envelope`);
   const b = body as Record<string, unknown>;

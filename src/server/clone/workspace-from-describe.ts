@@ -1,5 +1,5 @@
 /**
- * A workspace file (WORKSPACE.md) from a server's `system.Schema.describe` answer: the same apps,
+ * A workspace file (docs/workspace.md) from a server's `system.Schema.describe` answer: the same apps,
  * models, fields and their options, relations, search fields, orderings, indexes, permissions,
  * collections and limits, so `serve --workspace` serves the same schema. Code cannot be copied:
  * controllers and hooks are listed in `"_notes"`, with anything else the local server could not take.
@@ -18,7 +18,7 @@ import { PERMISSION_INTENTS } from '../workspace/resolve-permissions.ts';
 import { SYSTEM_APP, SYSTEM_USER_FIELDS, SYSTEM_USER_MODEL } from '../workspace/system-user.ts';
 import type { RawApp, RawField, RawModel, RawPermissions, WorkspaceFile } from '../workspace/types.ts';
 
-/** Controllers every server has (PROTOCOL.md 4, 11): the local server brings its own. */
+/** Controllers every server has (docs/protocol.md "Authentication", "describe"): the local server brings its own. */
 const BUILT_IN_CONTROLLERS = new Set(['system.Schema', 'system.User']);
 
 export interface WorkspaceFromDescribe {
@@ -93,7 +93,7 @@ function plainApp(appName: string, raw: Obj, notes: string[]): RawApp | null {
   return Object.keys(app).length > 0 ? app : null;
 }
 
-/** `system` may only extend the built-in User: its added fields and its permissions (WORKSPACE.md). */
+/** `system` may only extend the built-in User: its added fields and its permissions (docs/workspace.md). */
 function systemApp(raw: Obj, notes: string[]): RawApp | null {
   const models = objectOr(raw.models);
   for (const name of Object.keys(models)) if (name !== SYSTEM_USER_MODEL) notes.push(`Model system.${name} was not copied: a workspace's system app holds only User.`);

@@ -1,5 +1,5 @@
 // No request is ever authorized by, or answered with, data of a transaction that later rolled back
-// (PROTOCOL.md 7): an admin's atomic multi-query makes `vic` an admin, then waits (a hook holds it
+// (docs/protocol.md "Multi-query"): an admin's atomic multi-query makes `vic` an admin, then waits (a hook holds it
 // open across an await, as a password hash or a controller would) and rolls back. Everything `vic`
 // sends meanwhile, over real HTTP and WebSocket, goes through identity, permission checks, file access
 // checks and reads that must see the committed state only: `vic` without any role.

@@ -1,6 +1,6 @@
 /**
  * Runs one request's SQL: every statement goes through here so `__extras__.queries` and the
- * `query_info_level` diagnostics (PROTOCOL.md 8) count and show exactly what ran.
+ * `query_info_level` diagnostics (docs/protocol.md "Diagnostics") count and show exactly what ran.
  */
 import type { JsonValue, SqlTrace } from '../../shared/protocol.ts';
 import type { Statement } from './connection.ts';

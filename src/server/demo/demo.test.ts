@@ -48,7 +48,7 @@ function problems(model: ModelDef, record: Record<string, JsonValue>): string[] 
 }
 
 describe('demo workspace', () => {
-  it('lives at an absolute path and resolves with every namespace WORKSPACE.md names', () => {
+  it('lives at an absolute path and resolves with every namespace docs/workspace.md names', () => {
     const file = demoWorkspacePath();
     expect(path.isAbsolute(file) && existsSync(file)).toBe(true);
     const ws = loadWorkspace(file);

@@ -1,5 +1,5 @@
 /**
- * The demo workspace's seed data (WORKSPACE.md "The demo workspace"), in insertion order. It is
+ * The demo workspace's seed data (docs/workspace.md "The demo workspace"), in insertion order. It is
  * deterministic (a seeded PRNG and a fixed base date) so the demo, the docs and the tests see the
  * same records on every machine. Users carry no passwords: whoever seeds sets the demo passwords.
  */

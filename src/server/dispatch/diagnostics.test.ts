@@ -1,4 +1,4 @@
-// Issue 21 point 8 (PROTOCOL.md 8): in production mode only the role admin gets `sql` (statements and
+// Issue 21 point 8 (docs/protocol.md "Diagnostics"): in production mode only the role admin gets `sql` (statements and
 // their parameters) with query_info_level=2; others get level 1's fields. Development mode: everyone.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * What `PUT /jql` checks before it stores any file part (PROTOCOL.md 9.1): the query is parsed, the
+ * What `PUT /jql` checks before it stores any file part (docs/protocol.md "Multipart uploads"): the query is parsed, the
  * caller identified, and every query's intent authorized with the same checks its processor starts
  * with (the namespace exists, the intent is one it has, the caller's roles allow it). A refusal answers
  * the request before a byte of a file is written; the plan then tells which parts the queries use, so

@@ -1,5 +1,5 @@
 /**
- * Routes a parsed query to its processor by `__meta__.schema` (PROTOCOL.md 6). The processors are
+ * Routes a parsed query to its processor by `__meta__.schema` (docs/protocol.md "Processors"). The processors are
  * siblings that never import each other; this is the one place that knows all of them.
  */
 import type { JsonValue } from '../../shared/protocol.ts';

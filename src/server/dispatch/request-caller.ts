@@ -1,6 +1,6 @@
 /**
  * The first two steps of every JQL request, shared by POST and by PUT's check before it stores a
- * file (PROTOCOL.md 4, 7, 9.1): read the body's shape (a single query or named subqueries) and find
+ * file (docs/protocol.md "Authentication", "Multi-query", "Multipart uploads"): read the body's shape (a single query or named subqueries) and find
  * out who is calling from the presented credentials.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
@@ -36,7 +36,7 @@ export async function identifyCaller(state: ServerState, shape: RequestShape, cr
   // A request that presents no credential is anonymous: no need to go through identify().
   const presented = Boolean(credentials.authorization || credentials.cookie || credentials.localAdmin);
   const caller: Caller = presented ? await state.identity.identify(credentials, shape.authClass) : { user: null, credential: {} };
-  // `login` ignores presented credentials and issues new ones (PROTOCOL.md 4).
+  // `login` ignores presented credentials and issues new ones (docs/protocol.md "Authentication").
   if (caller.error && shape.single && isLoginQuery(shape.body)) caller.error = undefined;
   return caller;
 }

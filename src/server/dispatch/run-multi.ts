@@ -1,5 +1,5 @@
 /**
- * Multi-query (PROTOCOL.md 7): named subqueries in document order, each answered on its own under its
+ * Multi-query (docs/protocol.md "Multi-query"): named subqueries in document order, each answered on its own under its
  * name. With `__root_meta__.atomic` they share one transaction and any error undoes all of them.
  */
 import type { JsonValue, SubqueryResult } from '../../shared/protocol.ts';
@@ -23,7 +23,7 @@ export function isReservedName(name: string): boolean {
 }
 
 /**
- * Checks `__root_meta__`, the subquery names and their number (PROTOCOL.md 3.2, 7) before anything
+ * Checks `__root_meta__`, the subquery names and their number (docs/protocol.md "Errors", "Multi-query") before anything
  * runs: a bad body is a 400 for the whole request, and no subquery of it has run.
  */
 export function readRootMeta(document: Record<string, JsonValue>, maxQueries: number): RootMeta {

@@ -1,6 +1,6 @@
 /**
  * One JQL request from parsed body to status and body: identify the caller, run a single query or a
- * multi-query under the gate, attach diagnostics (PROTOCOL.md 8) and render the requested shape.
+ * multi-query under the gate, attach diagnostics (docs/protocol.md "Diagnostics") and render the requested shape.
  * Independent of fastify so that PUT (multipart) and POST share it.
  */
 import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
@@ -46,9 +46,9 @@ export interface RequestAnswer {
 export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
   const started = performance.now();
   const sessions: SqlSession[] = [];
-  // One budget for the whole answer, whatever number of subqueries share it (PROTOCOL.md 3.2).
+  // One budget for the whole answer, whatever number of subqueries share it (docs/protocol.md "Errors").
   const budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
-  // Statements and their parameters are the admin's in production (PROTOCOL.md 8): until the caller is
+  // Statements and their parameters are the admin's in production (docs/protocol.md "Diagnostics"): until the caller is
   // known to be one, level 2 is answered as level 1, and nothing is traced.
   let infoLevel = diagnosticsLevel(state, input.infoLevel, null);
   const sessionOn = (statements: StatementCache) => (): SqlSession => {
@@ -105,7 +105,7 @@ export async function runRequest(state: ServerState, input: RequestInput, log: (
   return { status, body: render(outcome, input.shape, onlyData), cookies, headers: replyHeaders };
 }
 
-/** The diagnostics a caller gets: `sql` only for the role admin in production mode (PROTOCOL.md 8). */
+/** The diagnostics a caller gets: `sql` only for the role admin in production mode (docs/protocol.md "Diagnostics"). */
 function diagnosticsLevel(state: ServerState, asked: 0 | 1 | 2, user: AuthUser | null): 0 | 1 | 2 {
   return asked === 2 && state.production && !user?.roles.includes(ADMIN_ROLE) ? 1 : asked;
 }

@@ -1,5 +1,5 @@
 /**
- * Who may fetch a stored file (PROTOCOL.md 9.2, 9.3). A valid signature opens any file: the server
+ * Who may fetch a stored file (docs/protocol.md "File URLs"). A valid signature opens any file: the server
  * signs only the URLs of `protected` fields, for the callers who could read them. Without one, a file
  * is readable through the records that hold it in an unprotected field, with the caller's normal
  * read permission and row scope on such a record: 401 anonymous, 403 without the role, 404 outside

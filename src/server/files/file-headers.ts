@@ -1,5 +1,5 @@
 /**
- * The HTTP headers of a served file (PROTOCOL.md 9.3): `Content-Disposition` with a file name that
+ * The HTTP headers of a served file (docs/protocol.md "File URLs"): `Content-Disposition` with a file name that
  * is safe whatever the client called the file (RFC 6266, with an RFC 8187 `filename*`), and single
  * byte ranges (RFC 9110 14.1.2).
  */

@@ -1,5 +1,5 @@
 // A download finds the records holding a file through an index of each file column, never by a
-// scan of every table (PROTOCOL.md 9.2).
+// scan of every table (docs/protocol.md "File URLs").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlParam, SqlRunner } from '../db/sql-session.ts';
 import { untracked } from '../db/sql-session.ts';

@@ -1,4 +1,4 @@
-// Issue 21 point 8 (PROTOCOL.md 9.2): a stored file name keeps no Unicode control (Cc) or format (Cf)
+// Issue 21 point 8 (docs/protocol.md "File URLs"): a stored file name keeps no Unicode control (Cc) or format (Cf)
 // character, so U+202E cannot make `invoice\u202Efdp.exe` show as `invoiceexe.pdf`.
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * A stored file's name (PROTOCOL.md 9.2): the client's name is metadata only, never a path. Control
+ * A stored file's name (docs/protocol.md "File URLs"): the client's name is metadata only, never a path. Control
  * and format characters (Unicode Cc and Cf) go, so that U+202E RIGHT-TO-LEFT OVERRIDE cannot make
  * `invoice\u202Efdp.exe` show as `invoiceexe.pdf`, nor a zero-width character make two names look
  * alike; it is kept to 255 characters.

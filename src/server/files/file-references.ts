@@ -1,7 +1,7 @@
 /**
- * Reference counting of stored files (PROTOCOL.md 9): a `jql_files` row lives while a record names
+ * Reference counting of stored files (docs/protocol.md "Multipart uploads"): a `jql_files` row lives while a record names
  * it, and a blob while a row names its hash. Records name files in the columns of file fields; a
- * field removed from the workspace keeps its column and data (WORKSPACE.md), so its column still
+ * field removed from the workspace keeps its column and data (docs/workspace.md), so its column still
  * counts: every file field ever migrated (`jql_schema`, removed ones included) and every file field
  * of the workspace. Tables are named by model key and columns by field name (workspace/resolve-*.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The content-addressed store of uploaded bytes (PROTOCOL.md 9.1): an upload streams to a temp file
+ * The content-addressed store of uploaded bytes (docs/protocol.md "Multipart uploads"): an upload streams to a temp file
  * under `<data>/files/tmp` while its SHA-256 is computed, then moves to `<data>/files/ab/cd/<sha256>`,
  * so the same bytes are stored once whatever their names. A blob lives as long as a `jql_files` row
  * names its hash; the rows are written in the transaction of the record that holds the file, so a

@@ -1,5 +1,5 @@
 /**
- * Metadata rows of stored files (PROTOCOL.md 9): one row per stored upload, the bytes living in the
+ * Metadata rows of stored files (docs/protocol.md "Multipart uploads"): one row per stored upload, the bytes living in the
  * content-addressed store under their SHA-256. File fields of records hold a row's opaque id.
  */
 import type { FileValue } from '../../shared/protocol.ts';

@@ -1,5 +1,5 @@
 /**
- * Reads the parts of a `PUT /jql` request (PROTOCOL.md 9.1) in the order the contract sets: the
+ * Reads the parts of a `PUT /jql` request (docs/protocol.md "Multipart uploads") in the order the contract sets: the
  * `query` part first (a text field or a file holding the JSON query), handed to `plan` to be parsed
  * and authorized before anything else is read; then the file parts, each refused before a byte of it
  * is written unless the plan says a query uses it, and otherwise streamed to a temp file of the store

@@ -1,5 +1,5 @@
 /**
- * Which file parts of a `PUT /jql` the queries use (PROTOCOL.md 9.1), known before any part is
+ * Which file parts of a `PUT /jql` the queries use (docs/protocol.md "Multipart uploads"), known before any part is
  * stored: a part is used when a model `create`/`update` maps a field to it in
  * `sideEffects.fileFieldMapping`, or when a controller intent receives it. A controller declares the
  * parts of its intents in a static `files` map (`{"upload": ["file"]}`, `"*"` for any number of

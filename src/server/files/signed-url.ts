@@ -1,5 +1,5 @@
 /**
- * File URLs (PROTOCOL.md 9.2, 9.3): a plain `{base}/jql/files/:id` for unprotected fields, and for
+ * File URLs (docs/protocol.md "File URLs"): a plain `{base}/jql/files/:id` for unprotected fields, and for
  * `protected` fields the same path with `?expires=<unix>&signature=<hmac>`, an HMAC-SHA256 over the id
  * and the expiry keyed with the server's secret. Such a URL is a secret: it is never logged.
  */

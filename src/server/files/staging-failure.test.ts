@@ -1,4 +1,4 @@
-// A failure of the server's own disk while an upload is staged (PROTOCOL.md 3.2, 9.1) is the
+// A failure of the server's own disk while an upload is staged (docs/protocol.md "Errors", "Multipart uploads") is the
 // server's: internal_error, logged, and neither the file system's message nor a path of the data
 // directory reaches the client. Only a body the client got wrong is a 400.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';

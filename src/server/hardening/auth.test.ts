@@ -1,5 +1,5 @@
 // Credentials that must all be refused: forged, expired and revoked tokens, a session cookie from
-// another data directory, and tampered file signatures (PROTOCOL.md 4, 9.3).
+// another data directory, and tampered file signatures (docs/protocol.md "Authentication", "File URLs").
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { form, startFileServer, VAULT_WORKSPACE, type FileServer } from '../testing/file-server.ts';

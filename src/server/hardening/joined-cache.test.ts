@@ -1,4 +1,4 @@
-// The retrieve cache follows every model a query touches (issue 16 point 2, PROTOCOL.md 2.3): a
+// The retrieve cache follows every model a query touches (issue 16 point 2, docs/protocol.md "`__meta__` keys"): a
 // change to a model that a filter, exclude, ordering, grouping, aggregate, nested selection or row
 // scope reads invalidates the cached answer, not only a change to the selected model. Over a real
 // socket: the demo workspace, and a small workspace whose row scopes are bound to the username.

@@ -1,4 +1,4 @@
-// Permissions hold at every hop of every path (PROTOCOL.md 2.2, 5, 10): a filter, exclude, ordering,
+// Permissions hold at every hop of every path (docs/protocol.md "Field selection", "Permissions and row scopes", "Streams"): a filter, exclude, ordering,
 // grouping, aggregate or stream filter that crosses a reference into a model the caller may not read
 // is refused before anything runs, and a hop into a scoped model sees only the caller's rows of it.
 // Over a real socket, against the demo workspace and against a workspace with row scopes two

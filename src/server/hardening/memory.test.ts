@@ -12,7 +12,7 @@ import { runs } from './harness.ts';
 import { serve, type ServeProcess } from './server-process.ts';
 
 const MiB = 1024 * 1024;
-/** The stated bound: the default limits keep one request to about 64 MiB of answer (PROTOCOL.md 3.2). */
+/** The stated bound: the default limits keep one request to about 64 MiB of answer (docs/protocol.md "Errors"). */
 const MAX_PEAK_RSS = 640 * MiB;
 const BIG_BOOKS = 80;
 const CROWD = 50_000;

@@ -1,5 +1,5 @@
 /**
- * The JSON error reply of every route (PROTOCOL.md 3.2): the envelope of the asked shape with
+ * The JSON error reply of every route (docs/protocol.md "Errors"): the envelope of the asked shape with
  * `__errors__` (rendered by query/envelope.ts, as every answer is) and the status of the first
  * error's code. Routes refuse through sendFailure, or throw a JqlFailure to the app's error handler,
  * which calls it.

@@ -1,5 +1,5 @@
 /**
- * GET {base}/jql/files/:id (PROTOCOL.md 9.2, 9.3): a stored file's bytes, to a caller who may read
+ * GET {base}/jql/files/:id (docs/protocol.md "File URLs"): a stored file's bytes, to a caller who may read
  * it (`authorizeFile`), with its type, a safe file name, its length and single byte ranges. A refused
  * request gets a JSON error and no bytes. The URL may carry a signature, so nothing here logs it.
  */

@@ -1,4 +1,4 @@
-// DNS rebinding (PROTOCOL.md 1): a loopback server answers loopback Host names (or its --host) only.
+// DNS rebinding (docs/protocol.md "Endpoints"): a loopback server answers loopback Host names (or its --host) only.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';

@@ -1,5 +1,5 @@
 /**
- * DNS rebinding (PROTOCOL.md 1): a page on `evil.example`, whose name its owner points at 127.0.0.1,
+ * DNS rebinding (docs/protocol.md "Endpoints"): a page on `evil.example`, whose name its owner points at 127.0.0.1,
  * is same-origin with a server listening there and could read everything the console can. A server
  * listening on a loopback address therefore answers only a `Host` that names loopback or the
  * `--host` it was given; any other gets 421 `misdirected_request`, on every route, the console page

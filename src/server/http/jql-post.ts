@@ -1,5 +1,5 @@
 /**
- * POST {base}/jql (PROTOCOL.md 1) as an encapsulated fastify plugin: reads the query options and
+ * POST {base}/jql (docs/protocol.md "Endpoints") as an encapsulated fastify plugin: reads the query options and
  * credentials, hands the parsed body to the dispatcher and writes what it answers.
  */
 import type { FastifyPluginAsync } from 'fastify';

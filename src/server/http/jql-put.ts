@@ -1,5 +1,5 @@
 /**
- * PUT {base}/jql (PROTOCOL.md 9.1): a multipart form whose first part is the `query`, then file
+ * PUT {base}/jql (docs/protocol.md "Multipart uploads"): a multipart form whose first part is the `query`, then file
  * parts. The query is parsed and authorized before any file part is read (`plan`), each file part is
  * refused before it is written unless a query uses it, and the parts together are bounded by
  * `limits.maxUploadBytes` (a declared body over it is refused before reading). Staged files are moved

@@ -1,5 +1,5 @@
 /**
- * Which requests may act as the local admin at all (WORKSPACE.md "The local admin"): those whose
+ * Which requests may act as the local admin at all (docs/protocol.md "The local admin"): those whose
  * socket peer is a loopback address, whose `Host` is a loopback name with the server's own port
  * (parsed strictly), and whose `Origin`, when present, is the server's own. Another process or user
  * of the machine that holds no key, a page of another origin (another port of 127.0.0.1 is the same

@@ -1,5 +1,5 @@
 /**
- * What counts as this machine, parsed strictly (WORKSPACE.md "The local admin", PROTOCOL.md 1): the
+ * What counts as this machine, parsed strictly (docs/protocol.md "The local admin", docs/protocol.md "Endpoints"): the
  * `Host` header of a request, the address a server binds to, and a socket's peer address. Loose
  * parsing is how `127.999.999.999`, `127.000.000.001` or `[::1].evil.example` passed for loopback,
  * so every name here is matched whole, never by prefix or pattern.

@@ -1,6 +1,6 @@
 /**
  * What a JQL route reads from the HTTP request besides the body: the query-string options
- * (`query_info_level`, `envelope`, PROTOCOL.md 3.3 and 8) and the presented credentials.
+ * (`query_info_level`, `envelope`, docs/protocol.md "The flat shape", "Diagnostics") and the presented credentials.
  */
 import type { FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../auth/cookies.ts';

@@ -1,6 +1,6 @@
 /**
  * Reads a controller class's handlers and static maps (`permissions`, `files`, `readOnly`) once, at
- * start, under canonical intent keys (PROTOCOL.md 5, 6; `shared/intent-key.ts`). A map entry that is
+ * start, under canonical intent keys (docs/protocol.md "Permissions and row scopes", "Processors"; `shared/intent-key.ts`). A map entry that is
  * not an intent name, names no handler, or collides with another spelling of the same intent stops
  * the start: left alone, such an entry would never apply, and the intent it meant to guard would
  * silently fall back to `authenticated`.

@@ -1,5 +1,5 @@
 /**
- * Loads the workspace apps' JavaScript modules (WORKSPACE.md): each app's `controllers` module
+ * Loads the workspace apps' JavaScript modules (docs/workspace.md): each app's `controllers` module
  * exports controller classes by name, its `hooks` module exports the mutation hooks by name.
  */
 import { pathToFileURL } from 'node:url';

@@ -1,5 +1,5 @@
 /**
- * The bound on one answer (PROTOCOL.md 3.2 `limits.maxAnswerBytes`): every row a request reads is
+ * The bound on one answer (docs/protocol.md "Errors" `limits.maxAnswerBytes`): every row a request reads is
  * counted as it comes off SQLite, before the next one is read, so a request that would build an
  * answer past the limit stops there with `payload_too_large` instead of holding it all first. The
  * count is the row's size as JSON (keys, values, punctuation), close to what the answer will weigh.

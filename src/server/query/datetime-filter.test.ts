@@ -1,4 +1,4 @@
-// Date and date-time filters (PROTOCOL.md 2.3, 10): a filter value is checked and normalized by the
+// Date and date-time filters (docs/protocol.md "`__meta__` keys", "Streams"): a filter value is checked and normalized by the
 // codec that stores values, in queries over HTTP and in stream subscriptions over WebSocket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_WORKSPACE, writeWorkspace } from '../testing/fixture.ts';

@@ -1,6 +1,6 @@
 /**
  * Builds the response body from a processor's result or failure, in the shape the request asked
- * for: the standard envelope (PROTOCOL.md 3), the flat shape (3.3), or the bare payload (3.4). The
+ * for: the standard envelope (docs/protocol.md "The envelope"), the flat shape (3.3), or the bare payload (3.4). The
  * only module that writes an envelope's keys (a lint rule keeps it so): a failed request, whichever
  * route refuses it, is an Outcome with errors rendered here (http/error-reply.ts).
  */
@@ -15,7 +15,7 @@ export interface Outcome {
   intent: string | null;
 }
 
-/** A request that failed as a whole: only its errors (PROTOCOL.md 3.2). */
+/** A request that failed as a whole: only its errors (docs/protocol.md "Errors"). */
 export function failedOutcome(errors: JqlError[]): Outcome {
   return { payload: null, message: null, extras: null, errors, system: null, intent: null };
 }

@@ -1,5 +1,5 @@
 /**
- * Compiles `filter`, `exclude` and `uniqueObject` entries into SQL conditions (PROTOCOL.md 2.3).
+ * Compiles `filter`, `exclude` and `uniqueObject` entries into SQL conditions (docs/protocol.md "`__meta__` keys").
  * Names resolve against the workspace; every value is a bound parameter, and `%`/`_`/`*` in values
  * are escaped so they match literally.
  */

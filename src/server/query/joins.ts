@@ -4,7 +4,7 @@
  * joins never multiply rows.
  *
  * Every clause that names a path comes here for its column, so this is where a path's hops are
- * checked (PROTOCOL.md 2.2): each model a hop enters is entered through the query's ModelReach (401
+ * checked (docs/protocol.md "Field selection"): each model a hop enters is entered through the query's ModelReach (401
  * or 403 when the caller may not retrieve it) and joins only the rows inside the caller's row scope
  * of that model; a referenced row outside it reads as a missing reference (NULL), as it does in a
  * nested selection.

@@ -1,5 +1,5 @@
 /**
- * Reads a single query's `__meta__` (PROTOCOL.md 2): normalizes its keys, checks each one's shape and
+ * Reads a single query's `__meta__` (docs/protocol.md "The query document"): normalizes its keys, checks each one's shape and
  * refuses unknown keys, so processors receive a typed `QueryMeta` and never re-check shapes.
  */
 import type { AuthenticationClass, JsonValue, SchemaKind } from '../../shared/protocol.ts';
@@ -150,7 +150,7 @@ function readKey(parsed: ParsedMeta, key: string, value: JsonValue, fieldKey: (k
   }
 }
 
-/** limit and offset are integers >= 0, draw any integer (PROTOCOL.md 2.3); a query plan checks them so too. */
+/** limit and offset are integers >= 0, draw any integer (docs/protocol.md "`__meta__` keys"); a query plan checks them so too. */
 export function pagingValue(key: 'limit' | 'offset' | 'draw', value: JsonValue): number {
   if (key === 'draw') {
     if (!Number.isSafeInteger(value)) invalidRequest('draw must be an integer', at(key));

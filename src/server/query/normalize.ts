@@ -1,5 +1,5 @@
 /**
- * camelCase -> snake_case normalization of keys (PROTOCOL.md 2). Only keys that name fields or
+ * camelCase -> snake_case normalization of keys (docs/protocol.md "The query document"). Only keys that name fields or
  * `__meta__` options are rewritten; values, and the content of `json` fields, never are.
  */
 import { LRUCache } from 'lru-cache';

@@ -1,5 +1,5 @@
 /**
- * Compiles `ordering` (PROTOCOL.md 2.3): paths with `-` for descending, then the model's default
+ * Compiles `ordering` (docs/protocol.md "`__meta__` keys"): paths with `-` for descending, then the model's default
  * ordering when none is given, then `id` ascending so that pages are stable. SQLite already puts
  * NULLs first ascending and last descending, and compares strings by code point (BINARY).
  */

@@ -1,6 +1,6 @@
 /**
  * What every processor's retrieve shares: the effective limit and offset with the clamp notice
- * (PROTOCOL.md 2.3).
+ * (docs/protocol.md "`__meta__` keys").
  */
 import type { RequestContext } from '../context.ts';
 import type { ParsedMeta } from './meta.ts';

@@ -109,7 +109,7 @@ function resolveUncached(
   const names: string[] = [];
   let model = root;
   // `field` names the field the error is about, as a dotted path (`priorty`, `assignee.usrname`),
-  // while `path` keeps the request's key as sent (`["filter", "priorty__gte"]`): PROTOCOL.md 3.2.
+  // while `path` keeps the request's key as sent (`["filter", "priorty__gte"]`): docs/protocol.md "Errors".
   const where = (fieldPath: string) => ({ field: fieldPath || raw, path: options.errorPath });
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i] as string;

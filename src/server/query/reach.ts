@@ -1,5 +1,5 @@
 /**
- * The models a query touches (PROTOCOL.md 2.2, 5): its root model, every model a path of `filter`,
+ * The models a query touches (docs/protocol.md "Field selection", "Permissions and row scopes"): its root model, every model a path of `filter`,
  * `exclude`, `ordering`, `groupBy` or an aggregate enters through a reference (query/joins.ts), every
  * model a nested selection reads (query/selection.ts), and system.User when a row scope bound to the
  * caller applies. One set per query, filled as the query is compiled, read by the permission check

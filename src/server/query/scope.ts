@@ -1,5 +1,5 @@
 /**
- * The rows a caller's row scopes reach (PROTOCOL.md 5), as one SQL condition: a row is reachable
+ * The rows a caller's row scopes reach (docs/protocol.md "Permissions and row scopes"), as one SQL condition: a row is reachable
  * when it matches any one of the scopes (the union of the caller's grants). The same condition bounds
  * the root rows of a query (processors/model/where.ts) and every model a path joins (joins.ts), so a
  * reference never shows a row its own model would hide.

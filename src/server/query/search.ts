@@ -1,5 +1,5 @@
 /**
- * Compiles `search` (PROTOCOL.md 2.3): a case-insensitive substring match over the model's search
+ * Compiles `search` (docs/protocol.md "`__meta__` keys"): a case-insensitive substring match over the model's search
  * fields, which the workspace resolved to readable string/text fields only.
  *
  * A term of 3+ characters first finds its candidate rows in the model's trigram FTS5 index

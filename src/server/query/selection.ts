@@ -1,5 +1,5 @@
 /**
- * Field selection (PROTOCOL.md 2.2): turns a retrieve's data keys (or a mutation's `return`) into a
+ * Field selection (docs/protocol.md "Field selection"): turns a retrieve's data keys (or a mutation's `return`) into a
  * tree of what to read at each level: columns, nested references, reverse relations. A Selection is
  * never changed after it is built (the full selection of a model is shared between requests).
  */
@@ -80,7 +80,7 @@ function fullSelection(model: ModelDef, omit: ReadonlySet<string>): Selection {
 
 /**
  * Enters every model a selection reads into the query's reach: a nested model the caller may not
- * retrieve is 401/403 with the selection's path before anything runs (PROTOCOL.md 2.2). Rows outside
+ * retrieve is 401/403 with the selection's path before anything runs (docs/protocol.md "Field selection"). Rows outside
  * the caller's row scope are left out when the nested level is read (processors/model/records.ts).
  */
 export function enterSelection(reach: ModelReach, selection: Selection, path: ErrorPath = [], through = ''): void {

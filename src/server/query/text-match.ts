@@ -1,5 +1,5 @@
 /**
- * Text matching in SQL, for every processor (PROTOCOL.md 2.3): the text lookups of `filter`/`exclude`
+ * Text matching in SQL, for every processor (docs/protocol.md "`__meta__` keys"): the text lookups of `filter`/`exclude`
  * and the substring match of `search`. The model and the nosql processors both compile their text
  * conditions here, so `contains` means the same on a model field and on a document path.
  *

@@ -1,5 +1,5 @@
 /**
- * The size bound of one stored value (PROTOCOL.md 3.2 `limits.maxValueBytes`): a `string` or `text`
+ * The size bound of one stored value (docs/protocol.md "Errors" `limits.maxValueBytes`): a `string` or `text`
  * value is measured as its UTF-8 bytes, a `json` value (or a NoSQL document) as its JSON text. The
  * bound keeps one record small enough that a page of them stays within an answer's limit.
  */

@@ -1,5 +1,5 @@
 /**
- * Full-text indexes for `search` (PROTOCOL.md 2.3): one contentless FTS5 table with the trigram
+ * Full-text indexes for `search` (docs/protocol.md "`__meta__` keys"): one contentless FTS5 table with the trigram
  * tokenizer per model that has search fields, kept in step with the model's table by triggers, so a
  * term of 3+ characters finds its candidate rows through the index instead of a LIKE scan.
  *

@@ -1,5 +1,5 @@
 /**
- * One WebSocket of `/jql-streams` (PROTOCOL.md 10): reads the client's messages one at a time, in
+ * One WebSocket of `/jql-streams` (docs/protocol.md "Streams"): reads the client's messages one at a time, in
  * order, and writes the server's. It counts the messages handed to the socket that have not been
  * written out yet: a subscriber more than `maxBehind` behind is closed with 4008 and resumes with
  * `since`, and replays wait for the count to fall before sending their next batch, so a large replay
@@ -7,7 +7,7 @@
  *
  * A presented credential that fails (bad, expired, revoked) does not close the connection: the
  * client is told once with an error whose id is null, and every subscription answers
- * `unauthenticated`, the way every HTTP intent does (PROTOCOL.md 4).
+ * `unauthenticated`, the way every HTTP intent does (docs/protocol.md "Authentication").
  *
  * Authorization holds at delivery time: when a user's credentials, roles or is_active change (or the
  * user logs out), the route calls `userChanged` right after that commit, before the events of any

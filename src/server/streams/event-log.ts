@@ -1,5 +1,5 @@
 /**
- * The persisted event log (PROTOCOL.md 10), appended by the processors through the MutationSink
+ * The persisted event log (docs/protocol.md "Streams"), appended by the processors through the MutationSink
  * inside the request's transaction. A write that is rolled back (an atomic multi-query that failed, a
  * controller that threw) takes its event row with it, so only committed mutations ever have a
  * sequence number, and AUTOINCREMENT keeps numbers growing across restarts.
@@ -88,7 +88,7 @@ export class EventLog {
     return (rows as unknown as EventRow[]).map(toLoggedEvent);
   }
 
-  /** Removes the events up to `upTo` (PROTOCOL.md 10: the retained window `since` can replay). */
+  /** Removes the events up to `upTo` (docs/protocol.md "Streams": the retained window `since` can replay). */
   prune(sql: SqlRunner, upTo: number): void {
     if (upTo > 0) sql.run('DELETE FROM jql_events WHERE seq <= ?', [upTo]);
   }

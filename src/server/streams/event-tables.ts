@@ -1,5 +1,5 @@
 /**
- * The event log's tables, made at start on the writer: `jql_events` (PROTOCOL.md 10), and one
+ * The event log's tables, made at start on the writer: `jql_events` (docs/protocol.md "Streams"), and one
  * connection-local (TEMP) trigger per table that copies a row aside just before it is deleted, so
  * a `deleted` event can describe the record as it was (event-log.ts takes the copy from there).
  */

@@ -1,4 +1,4 @@
-// Issue 15 point 6 (PROTOCOL.md 10): a change of roles, is_active, password, or a logout applies to the
+// Issue 15 point 6 (docs/protocol.md "Streams"): a change of roles, is_active, password, or a logout applies to the
 // user's open subscriptions before the next event is delivered. Over a real WebSocket, with the
 // default 30 s heartbeat (which must not be what ends them) and no waiting beyond the events.
 import { rmSync } from 'node:fs';

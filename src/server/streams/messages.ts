@@ -1,5 +1,5 @@
 /**
- * Reads a client's stream message (PROTOCOL.md 10) into a checked shape. Anything unexpected, an
+ * Reads a client's stream message (docs/protocol.md "Streams") into a checked shape. Anything unexpected, an
  * unknown key included, is refused with a coded error rather than ignored: a typo in a subscription
  * would otherwise look like a quiet stream.
  */

@@ -1,4 +1,4 @@
-// Issue 21 point 6 (PROTOCOL.md 10): `/jql-streams` refuses, with 403 before the upgrade, an Origin that
+// Issue 21 point 6 (docs/protocol.md "Streams"): `/jql-streams` refuses, with 403 before the upgrade, an Origin that
 // is neither the server's own nor a `--cors` one; a client that sends no Origin is accepted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';

@@ -1,4 +1,4 @@
-// A replay from `since` with a small retained log (PROTOCOL.md 10): writes committed while the replay
+// A replay from `since` with a small retained log (docs/protocol.md "Streams"): writes committed while the replay
 // waits for a slow socket prune the log, but never below the replay's cursor, so it delivers every
 // event with no hole; and when events it still needed are gone anyway, it says so (close 4008) rather
 // than continue past the hole. The socket is a stand-in whose writes complete only when the test says,

@@ -1,5 +1,5 @@
 /**
- * `WS {base}/jql-streams` (PROTOCOL.md 10): identifies the caller from the Bearer header, the session
+ * `WS {base}/jql-streams` (docs/protocol.md "Streams"): identifies the caller from the Bearer header, the session
  * cookie, `?token=` or a first `auth` message (browsers cannot set headers on a WebSocket; the
  * message keeps the token out of URLs), hands each socket to a StreamConnection, and pings every
  * socket on a heartbeat: one that has not answered since the last ping is dead and is terminated.
@@ -58,7 +58,7 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
   app.route({
     method: 'GET',
     url: '/jql-streams',
-    // Before the upgrade (PROTOCOL.md 10): a page of another site (or of another port of this machine,
+    // Before the upgrade (docs/protocol.md "Streams"): a page of another site (or of another port of this machine,
     // which is the same site for cookies) must not read events with the user's cookie. Clients that
     // send no Origin are not browsers and are accepted.
     onRequest: async (request, reply) => {

@@ -1,5 +1,5 @@
 /**
- * The first-message credential of `/jql-streams` (PROTOCOL.md 10): `{"type": "auth", "token": …}`.
+ * The first-message credential of `/jql-streams` (docs/protocol.md "Streams"): `{"type": "auth", "token": …}`.
  * Browsers cannot set headers on a WebSocket, and a `?token=` ends up in logs and in the browser's
  * own console when the socket fails; a message does neither. The answer is `authenticated` with
  * the user, or an `error` whose id is null (the socket stays open and every later subscribe answers

@@ -1,7 +1,7 @@
 /**
  * One subscription of one connection: resolves the namespace and the caller's access when it is
- * made (PROTOCOL.md 5: the same rules as a retrieve), again whenever the caller's roles change
- * (PROTOCOL.md 10), and decides event by event what this subscriber receives. Custom events a controller emits carry a record the server cannot check
+ * made (docs/protocol.md "Permissions and row scopes": the same rules as a retrieve), again whenever the caller's roles change
+ * (docs/protocol.md "Streams"), and decides event by event what this subscriber receives. Custom events a controller emits carry a record the server cannot check
  * against a filter or a row scope, so they go only to subscriptions that asked for every event and
  * read the namespace without filter or scope.
  */

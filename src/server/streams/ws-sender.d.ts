@@ -1,5 +1,5 @@
 // `ws` exports its Sender (wrapper.mjs, index.js), whose static `frame` builds a frame once for any
-// number of sockets (PROTOCOL.md 10 fan-out, frames.ts); @types/ws does not declare it.
+// number of sockets (docs/protocol.md "Streams" fan-out, frames.ts); @types/ws does not declare it.
 import type { Buffer } from 'node:buffer';
 
 declare module 'ws' {

@@ -1,5 +1,5 @@
 /**
- * `system.Schema.describe` (PROTOCOL.md 11): the workspace as the console needs it to build editor
+ * `system.Schema.describe` (docs/protocol.md "describe"): the workspace as the console needs it to build editor
  * completion and validation: apps, models with fields and lookups, controllers with intents,
  * collections, limits and the server version. It also says enough for `workspace from-describe` to
  * write the same schema back as a workspace file: hidden fields (apart from `fields`), extra

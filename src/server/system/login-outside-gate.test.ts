@@ -1,6 +1,6 @@
 // A login's password hash (scrypt, tens of ms) runs before the request takes the one write gate, so a
 // stream of logins (failed ones included: an unknown user costs a full hash too) never stalls the
-// server's writes (PROTOCOL.md 4). The hash function is held by the test: a write must complete while
+// server's writes (docs/protocol.md "Authentication"). The hash function is held by the test: a write must complete while
 // a login's hash is still pending, which is counted in event-loop turns, not timed.
 import type * as Crypto from 'node:crypto';
 import { rmSync } from 'node:fs';

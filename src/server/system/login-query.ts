@@ -1,5 +1,5 @@
 /**
- * A `system.User` `login` query as the request runner sees it before anything runs (PROTOCOL.md 4):
+ * A `system.User` `login` query as the request runner sees it before anything runs (docs/protocol.md "Authentication"):
  * which queries of a body are logins, and the verification of their passwords before the request
  * takes the write gate (auth/password-checks.ts says why), with the row both sides read.
  */

@@ -1,6 +1,6 @@
 /**
  * The built-in `system.Schema` controller. `describe` is open to anyone in development mode and to
- * signed-in users in production mode (PROTOCOL.md 5).
+ * signed-in users in production mode (docs/protocol.md "Permissions and row scopes").
  */
 import type { ControllerClassLike, ServerState } from '../context.ts';
 import { describeWorkspace } from './describe.ts';

@@ -1,5 +1,5 @@
 /**
- * The built-in `system.User` controller (PROTOCOL.md 4): `login` issues a token (and with
+ * The built-in `system.User` controller (docs/protocol.md "Authentication"): `login` issues a token (and with
  * `authenticationClass: "session"` a session cookie), `logout` revokes what the request presented,
  * `verifyAuthentication` answers the signed-in user's requested fields.
  */
@@ -79,7 +79,7 @@ export function userController(state: ServerState): ControllerClassLike {
         const verified = await verifyToken(state.secret, token);
         revokeJti(ctx.request.sql.untracked, verified.jti, new Date(verified.exp * 1000));
       }
-      // The user's open streams follow the logout before their next event (PROTOCOL.md 10).
+      // The user's open streams follow the logout before their next event (docs/protocol.md "Streams").
       if (ctx.user) state.identity.userChanged(ctx.user.id);
       return { payload: null, message: 'Signed out' };
     }

@@ -1,5 +1,5 @@
 /**
- * A workspace for the tests of paths that cross into other models (PROTOCOL.md 2.2, 5): tasks open to
+ * A workspace for the tests of paths that cross into other models (docs/protocol.md "Field selection", "Permissions and row scopes"): tasks open to
  * anyone, referencing projects that only members (their own) and auditors (all) may read, which
  * reference clients that only members may read (gold ones), and users (any signed-in caller). So a
  * path from a task goes two references deep, through row scopes that differ per caller.

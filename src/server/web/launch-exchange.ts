@@ -1,5 +1,5 @@
 /**
- * Browser mode's way in (WORKSPACE.md "The local admin"), as Jupyter's token URL: the server prints
+ * Browser mode's way in (docs/protocol.md "The local admin"), as Jupyter's token URL: the server prints
  * `Open http://127.0.0.1:PORT/?key=<launch key>`; a visit from this machine exchanges the key for an
  * HttpOnly, SameSite=Strict cookie and is redirected to `/`, so the key leaves the address bar and no
  * script of the page ever holds a credential. A stale cookie (an earlier start's) is cleared by the

@@ -11,7 +11,7 @@ export type At = WorkspaceErrorLocation;
 const NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 /**
  * Fields and relations: snake_case, because requests' camelCase keys are rewritten to snake_case
- * (PROTOCOL.md 2) and an upper-case field could never be reached; no `__` and no trailing `_`,
+ * (docs/protocol.md "The query document") and an upper-case field could never be reached; no `__` and no trailing `_`,
  * because `__` separates a field path from its lookup (`priority__gte`).
  */
 const FIELD_NAME = /^[a-z][a-z0-9_]*$/;

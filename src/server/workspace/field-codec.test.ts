@@ -1,4 +1,4 @@
-// The field codec: what each type accepts, its stored form, and reading it back (WORKSPACE.md types).
+// The field codec: what each type accepts, its stored form, and reading it back (docs/workspace.md types).
 import { describe, expect, it } from 'vitest';
 import { canonicalDate, canonicalDateTime, fromStored, toStored, valueProblem } from './field-codec.ts';
 

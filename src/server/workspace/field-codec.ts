@@ -1,5 +1,5 @@
 /**
- * The one codec of field values (WORKSPACE.md field types): whether a JSON value fits a type, how it
+ * The one codec of field values (docs/workspace.md field types): whether a JSON value fits a type, how it
  * is stored in SQLite, and how a stored value reads back. Writes, filters (of queries and of stream
  * subscriptions), the workspace's defaults, choices and scopes, the demo seed and imports all go
  * through it, so a value is checked and normalized the same way wherever it enters.

@@ -1,5 +1,5 @@
 /**
- * The workspace's `limits` (WORKSPACE.md, PROTOCOL.md 2.3, 3.2, 9): every key with its default, and
+ * The workspace's `limits` (docs/workspace.md, docs/protocol.md "`__meta__` keys", "Errors", "Multipart uploads"): every key with its default, and
  * the checks that keep a set of limits coherent. The processors, routes and describe read the
  * resolved values from `Workspace.limits`; nothing else holds a default.
  */

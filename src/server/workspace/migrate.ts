@@ -1,5 +1,5 @@
 /**
- * Brings the SQLite tables in line with the workspace, additively and in one transaction (WORKSPACE.md):
+ * Brings the SQLite tables in line with the workspace, additively and in one transaction (docs/workspace.md):
  * new models and fields are added (defaults filled on existing rows), removed ones keep their columns
  * and data, and an incompatible change is refused with a WorkspaceError before anything is kept.
  */

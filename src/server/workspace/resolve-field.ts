@@ -1,7 +1,7 @@
 /**
  * Validates one model field as written in the workspace file and resolves it to a FieldDef:
  * known type, only the options that type takes, option values of the right kind, and option
- * combinations that make sense (WORKSPACE.md "Field types" and "Field options").
+ * combinations that make sense (docs/workspace.md "Field types" and "Field options").
  */
 import type { FieldType, JsonValue } from '../../shared/protocol.ts';
 import type { FieldDef } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * Validates a `permissions` object (PROTOCOL.md 5): intent -> list of roles, plus optional row
+ * Validates a `permissions` object (docs/protocol.md "Permissions and row scopes"): intent -> list of roles, plus optional row
  * scopes `scope: {role: {field: value}}` where a value may be `$user.<field>` of the caller.
  */
 import type { FieldDef, Permissions } from './types.ts';

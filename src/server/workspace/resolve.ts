@@ -1,5 +1,5 @@
 /**
- * Turns a workspace file (WORKSPACE.md) into the validated `Workspace` registry. Everything is
+ * Turns a workspace file (docs/workspace.md) into the validated `Workspace` registry. Everything is
  * checked here, once, so that nothing downstream reads raw JSON: any mistake is a WorkspaceError
  * naming the file, app, model and field at fault.
  */

@@ -1,6 +1,6 @@
 /**
  * The built-in `system.User` model, and how a workspace extends it: an entry
- * `apps.system.models.User` may add fields and override permissions, nothing else (WORKSPACE.md).
+ * `apps.system.models.User` may add fields and override permissions, nothing else (docs/workspace.md).
  * The merged definition then goes through the same validation as any other model.
  */
 import type { RawField, RawPermissions } from './types.ts';

@@ -1,5 +1,5 @@
 /**
- * The workspace in two forms: `WorkspaceFile` is the JSON as written (WORKSPACE.md), `Workspace` is
+ * The workspace in two forms: `WorkspaceFile` is the JSON as written (docs/workspace.md), `Workspace` is
  * the validated, resolved registry the processors work from. Nothing downstream reads the raw file.
  */
 import type { FieldType, JsonValue, WorkspaceLimits } from '../../shared/protocol.ts';
@@ -41,7 +41,7 @@ export interface RawApp {
   collections?: string[] | Record<string, { permissions?: RawPermissions }>;
 }
 
-/** Every limit a workspace may set (WORKSPACE.md `limits`), each with a default (workspace/limits.ts). */
+/** Every limit a workspace may set (docs/workspace.md `limits`), each with a default (workspace/limits.ts). */
 export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number };
 
 export interface WorkspaceFile {
@@ -53,7 +53,7 @@ export interface WorkspaceFile {
   apps?: Record<string, RawApp>;
 }
 
-/** A model field after validation. `required` follows WORKSPACE.md: not nullable, no default, not auto. */
+/** A model field after validation. `required` follows docs/workspace.md: not nullable, no default, not auto. */
 export interface FieldDef {
   name: string;
   column: string;
@@ -87,7 +87,7 @@ export interface RelationDef {
   via: string;
 }
 
-/** Roles per intent plus optional row scopes per role (PROTOCOL.md 5). */
+/** Roles per intent plus optional row scopes per role (docs/protocol.md "Permissions and row scopes"). */
 export interface Permissions {
   intents: Record<string, string[]>;
   scope: Record<string, Record<string, JsonValue>>;

@@ -1,6 +1,6 @@
 /**
  * Evaluates assertions and captures against one answer. An answer is read in either envelope shape
- * (PROTOCOL.md 3, 3.3) through the same keys; a `path` target is a JSONPath (jsonpath-plus, with
+ * (docs/protocol.md "The envelope", "The flat shape") through the same keys; a `path` target is a JSONPath (jsonpath-plus, with
  * script filters turned off) into the standard envelope, so a request written for one shape checks
  * the same values in the other.
  */

@@ -21,7 +21,7 @@ export interface CollectionManifest {
 }
 
 export interface RequestOptions {
-  /** `query_info_level` of the request (PROTOCOL.md 8). */
+  /** `query_info_level` of the request (docs/protocol.md "Diagnostics"). */
   queryInfoLevel?: 1 | 2;
   /** `envelope=flat`. */
   envelope?: 'flat';

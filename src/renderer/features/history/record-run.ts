@@ -15,7 +15,7 @@ export function historyRunFrom(connection: { id: string; name: string }, documen
   return { ...base, status: outcome.status, timeMs: Math.round(outcome.timeMs), size: outcome.size, summary: summarizeView(outcome.view) };
 }
 
-/** TanStack Query keys of the history panel (`[area, name, params]`, STYLE.md example 8). */
+/** TanStack Query keys of the history panel (`[area, name, params]`). */
 export const historyKeys = {
   all: ['history'] as const,
   list: (params: { text: string; connectionId: string | null; outcome: 'ok' | 'error' | null }) => ['history', 'list', params] as const,

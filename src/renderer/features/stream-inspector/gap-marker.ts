@@ -1,5 +1,5 @@
 /**
- * Whether a resumed subscription can have missed anything (PROTOCOL.md 10). The client resumes with
+ * Whether a resumed subscription can have missed anything (docs/protocol.md "Streams"). The client resumes with
  * `since` = the last sequence number it covered; the server answers `subscribed` with its latest
  * number and replays what it retains in between. Event numbers are shared by every namespace, so a
  * jump between two replayed numbers is normal; what can lose events is a log that restarted (its

@@ -1,5 +1,5 @@
 /**
- * The log as NDJSON: one event message per line, in the wire shape of PROTOCOL.md 10 (so a file can
+ * The log as NDJSON: one event message per line, in the wire shape of docs/protocol.md "Streams" (so a file can
  * be replayed or diffed against the server's log), plus `received_at` and `replayed`. Markers are
  * the console's own notes and are left out.
  */

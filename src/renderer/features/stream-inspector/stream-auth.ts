@@ -1,5 +1,5 @@
 /**
- * Signs a stream socket in with its first message, `{"type": "auth", "token": …}` (PROTOCOL.md 10),
+ * Signs a stream socket in with its first message, `{"type": "auth", "token": …}` (docs/protocol.md "Streams"),
  * instead of `?token=` in the URL: a URL ends up in server logs, proxies, and the browser's own
  * console ("WebSocket connection to 'ws://…?token=…' failed") whenever the server is down.
  *

@@ -1,5 +1,5 @@
 /**
- * A `/jql-streams` client (PROTOCOL.md 10) over the StreamSocket interface: several subscriptions
+ * A `/jql-streams` client (docs/protocol.md "Streams") over the StreamSocket interface: several subscriptions
  * on one socket, heartbeats, reconnection with backoff, and lossless resume: each subscription
  * remembers the last sequence number it covered and re-subscribes with `since` after a break, drops
  * duplicates, flags replayed events, and says in a gap marker whether anything can have been missed.

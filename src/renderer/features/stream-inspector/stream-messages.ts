@@ -1,5 +1,5 @@
 /**
- * The `/jql-streams` messages the console sends (PROTOCOL.md 10). What a server sends is read at
+ * The `/jql-streams` messages the console sends (docs/protocol.md "Streams"). What a server sends is read at
  * the boundary (response/schema/stream-schema.ts), not here.
  */
 import type { JsonObject } from '../../../shared/protocol.ts';

@@ -1,5 +1,5 @@
 /**
- * The multipart request a valid form becomes (PROTOCOL.md 9.1): a `query` part holding the JSON
+ * The multipart request a valid form becomes (docs/protocol.md "Multipart uploads"): a `query` part holding the JSON
  * query with `sideEffects.multipartFormUpload` and, for models, `fileFieldMapping` (field -> part),
  * followed by one part per file. Also the preview of those parts that the form shows before sending.
  */

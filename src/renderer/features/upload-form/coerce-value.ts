@@ -1,6 +1,6 @@
 /**
  * One form input's text to the JSON value the server expects for its field type, or the reason it
- * cannot be. The rules mirror the server's (PROTOCOL.md 3.2: required, type, choices, max length),
+ * cannot be. The rules mirror the server's (docs/protocol.md "Errors": required, type, choices, max length),
  * so bad input is caught before a file is sent over the wire for nothing.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';

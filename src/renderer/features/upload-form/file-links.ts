@@ -1,5 +1,5 @@
 /**
- * Links to the stored files of an upload's result (PROTOCOL.md 9.2, 9.3). Only the fields that
+ * Links to the stored files of an upload's result (docs/protocol.md "File URLs"). Only the fields that
  * `describe` declares as `file` hold files (issue 21.2): the answer is walked along the model of the
  * upload's namespace, through its references and relations, and a file-shaped object anywhere else
  * (user data in a `json` field, say) is data, never a link. A file value's `url` is a path on the

@@ -70,7 +70,7 @@ describe('buildFormModel', () => {
     expect(model.takesJsonArguments).toBe(true);
   });
 
-  it('follows PROTOCOL.md 3.2 for required', () => {
+  it('follows docs/protocol.md "Errors" for required', () => {
     const base = { type: 'string' as const, lookups: [] };
     expect(requiredOnCreate({ ...base, required: false, null: false })).toBe(true);
     expect(requiredOnCreate({ ...base, required: false, null: true })).toBe(false);

@@ -19,7 +19,7 @@ export interface FormFieldSpec {
   maxLength?: number;
   min?: number;
   max?: number;
-  /** A `file` field whose URL is signed (PROTOCOL.md 9.3). */
+  /** A `file` field whose URL is signed (docs/protocol.md "File URLs"). */
   protected?: boolean;
   /** The referenced model, for `ref` fields. */
   to?: string;
@@ -63,7 +63,7 @@ function inputKind(field: DescribeField): InputKind {
   }
 }
 
-/** PROTOCOL.md 3.2: not `null: true`, no `default`, not `auto` means it must be given on create. */
+/** docs/protocol.md "Errors": not `null: true`, no `default`, not `auto` means it must be given on create. */
 export function requiredOnCreate(field: DescribeField): boolean {
   return field.required || (!field.null && field.default === undefined && field.auto === undefined);
 }

@@ -1,5 +1,5 @@
 /**
- * Puts the server's errors (PROTOCOL.md 3.2) on the form input they name: by `field`, by `path`
+ * Puts the server's errors (docs/protocol.md "Errors") on the form input they name: by `field`, by `path`
  * (`["__meta__","unique_object","id"]`, `["title"]`), or by part name; what names nothing the form
  * shows goes to the form as a whole.
  */

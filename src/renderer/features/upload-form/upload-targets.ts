@@ -1,5 +1,5 @@
 /**
- * What the upload form can send to, read from `system.Schema.describe` (PROTOCOL.md 9, 11): models
+ * What the upload form can send to, read from `system.Schema.describe` (docs/protocol.md "Multipart uploads", "describe"): models
  * with `file` fields (create, or update of one record named by `uniqueObject`) and controller intents
  * that declare file parts in their static `files` map.
  */

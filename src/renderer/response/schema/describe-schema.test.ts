@@ -1,4 +1,4 @@
-// The describe payload's `limits` as the server reports them (PROTOCOL.md 3.2, 9, 11): every bound a
+// The describe payload's `limits` as the server reports them (docs/protocol.md "Errors", "Multipart uploads", "describe"): every bound a
 // server sends is kept for the console to use (the Upload form explains an over-size file with them),
 // an older server's missing ones stay absent, and an ill-typed one is dropped with a misfit.
 import { describe, expect, it } from 'vitest';

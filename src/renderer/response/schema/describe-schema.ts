@@ -1,5 +1,5 @@
 /**
- * The boundary for `system.Schema.describe` (PROTOCOL.md 11): the payload read into the console's
+ * The boundary for `system.Schema.describe` (docs/protocol.md "describe"): the payload read into the console's
  * DescribeResult, one model, controller and collection at a time, so a describe of 100,000 models
  * costs one pass and one ill-typed part costs that part only. A field whose `choices` is not a list
  * keeps its other facts and loses its choices; a model whose `intents` is not a list offers none; a

@@ -1,5 +1,5 @@
 /**
- * The parts of a JQL answer (PROTOCOL.md 3, 3.3, 7) as valibot schemas: errors, extras, system
+ * The parts of a JQL answer (docs/protocol.md "The envelope", "The flat shape", "Multi-query") as valibot schemas: errors, extras, system
  * info, labels. Each part is lenient where a server can be wrong on its own (one error's
  * `detail.stack`, one SQL entry, `__extras__.limit`): that piece is replaced and named as a misfit,
  * the rest of the answer stays. The read* functions run inside a read (lenient.ts) and name the

@@ -1,5 +1,5 @@
 /**
- * The boundary for `/jql-streams` frames (PROTOCOL.md 10): each frame read into the console's
+ * The boundary for `/jql-streams` frames (docs/protocol.md "Streams"): each frame read into the console's
  * StreamFrame, or an `unreadable` frame with the sentence that says why (binary, not JSON, not a
  * stream message). A frame over MAX_FRAME_BYTES is summarized: its envelope (subscription, seq,
  * event, the record's id when it is a plain value) is kept, the record itself is not, so a server

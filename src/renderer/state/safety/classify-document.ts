@@ -1,5 +1,5 @@
 /**
- * Whether a query document changes data, read the way the server reads it (PROTOCOL.md 2, 6, 7):
+ * Whether a query document changes data, read the way the server reads it (docs/protocol.md "The query document", "Processors", "Multi-query"):
  * a single query (`__meta__` at the root) or a multi-query (names -> queries). Model and NoSQL
  * `retrieve`, `retrieveOne` and `count` read; every other intent writes, an unknown one included.
  * A controller intent reads only when the server's describe lists it in the controller's `readOnly`

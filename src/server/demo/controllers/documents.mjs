@@ -1,7 +1,7 @@
-// Controllers of the demo `documents` app (WORKSPACE.md): `documents.Folder` `addDocument`,
+// Controllers of the demo `documents` app (docs/workspace.md): `documents.Folder` `addDocument`,
 // `createFolderWithDocuments` and the read-only `listDocuments`. Plain ESM, like any workspace's controllers module: each exported class
 // is a controller, each `on_<intent>(ctx, args)` an intent, `permissions` its roles per intent, and
-// `files` the file parts an intent receives from `PUT /jql` ("*": any number, PROTOCOL.md 9.1), and
+// `files` the file parts an intent receives from `PUT /jql` ("*": any number, docs/protocol.md "Multipart uploads"), and
 // `readOnly` the intents that change nothing: a console runs those on a read-only connection, and
 // treats every intent not listed as one that writes.
 

@@ -1,6 +1,6 @@
-// Controllers of the demo `filemanager` app (WORKSPACE.md): `filemanager.File` `appendFiles` stores
+// Controllers of the demo `filemanager` app (docs/workspace.md): `filemanager.File` `appendFiles` stores
 // every file part of the request as a `filemanager.File`, whatever the parts are called ("*" in
-// `files`: any number of parts, PROTOCOL.md 9.1).
+// `files`: any number of parts, docs/protocol.md "Multipart uploads").
 
 export class File {
   static permissions = { appendFiles: ['authenticated'] };

@@ -1,6 +1,6 @@
-// Controllers of the demo `learning` app (WORKSPACE.md): `learning.LearningContentRegistration`
+// Controllers of the demo `learning` app (docs/workspace.md): `learning.LearningContentRegistration`
 // `uploadPackage` stores an e-learning zip package and registers it with the title and launch file
-// read from its `imsmanifest.xml`. `files` names the part each intent receives (PROTOCOL.md 9.1).
+// read from its `imsmanifest.xml`. `files` names the part each intent receives (docs/protocol.md "Multipart uploads").
 import { PackageError, readContentPackage } from './content-package.mjs';
 
 export class LearningContentRegistration {

@@ -1,5 +1,5 @@
-// Controllers of the demo `objects` app (WORKSPACE.md): `objects.Document` `upload` stores a file as a
-// document of an object record. `files` names the part each intent receives (PROTOCOL.md 9.1).
+// Controllers of the demo `objects` app (docs/workspace.md): `objects.Document` `upload` stores a file as a
+// document of an object record. `files` names the part each intent receives (docs/protocol.md "Multipart uploads").
 
 export class Document {
   static permissions = { upload: ['authenticated'] };

@@ -1,5 +1,5 @@
-// Controllers of the demo `tickets` app (WORKSPACE.md): `tickets.Document` `upload` stores a file as a
-// document of a ticket. `files` names the part each intent receives (PROTOCOL.md 9.1).
+// Controllers of the demo `tickets` app (docs/workspace.md): `tickets.Document` `upload` stores a file as a
+// document of a ticket. `files` names the part each intent receives (docs/protocol.md "Multipart uploads").
 
 export class Document {
   static permissions = { upload: ['authenticated'] };

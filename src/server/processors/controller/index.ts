@@ -1,5 +1,5 @@
 /**
- * The `controller` processor (PROTOCOL.md 6): `<app>.<ControllerName>` resolves to a class, intent
+ * The `controller` processor (docs/protocol.md "Processors"): `<app>.<ControllerName>` resolves to a class, intent
  * `addDocument` calls `on_add_document(ctx, args)`, and the handler's `{payload, message, extras}`
  * fills the envelope.
  */

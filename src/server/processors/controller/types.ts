@@ -1,5 +1,5 @@
 /**
- * What a controller module sees (PROTOCOL.md 6): a class per controller, `on_<intent>(ctx, args)`
+ * What a controller module sees (docs/protocol.md "Processors"): a class per controller, `on_<intent>(ctx, args)`
  * handlers, and a static per-intent `permissions` map. Workspace modules are plain ESM, so these
  * types document the shape rather than constrain it.
  */

@@ -1,5 +1,5 @@
 /**
- * Protected file URLs in cached answers (PROTOCOL.md 2.3, 9.3): a signature expires, so a cached
+ * Protected file URLs in cached answers (docs/protocol.md "`__meta__` keys", "File URLs"): a signature expires, so a cached
  * answer keeps where its protected file values are, and each hit signs them afresh. The places come
  * from the selection (the fields the workspace marks protected), never from the shape of the payload:
  * a `json` value that looks like a file must not get a signature.

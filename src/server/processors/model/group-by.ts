@@ -1,5 +1,5 @@
 /**
- * Grouped retrieves (PROTOCOL.md 2.3 `groupBy`): one row per group holding the grouped paths, `count`
+ * Grouped retrieves (docs/protocol.md "`__meta__` keys" `groupBy`): one row per group holding the grouped paths, `count`
  * and the named aggregates; `filtered` is the number of groups.
  */
 import type { JsonObject } from '../../../shared/protocol.ts';

@@ -1,5 +1,5 @@
 /**
- * The `model` processor (PROTOCOL.md 2.1, 6): resolves `<app>.<Model>` and runs the intent.
+ * The `model` processor (docs/protocol.md "Model intents", "Processors"): resolves `<app>.<Model>` and runs the intent.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext } from '../../context.ts';

@@ -315,7 +315,7 @@ describe('errors', () => {
   it('names the unknown field or lookup with its path', async () => {
     const field = await t.post(books({ filter: { priorty: 1 } }));
     expect(field.body.__errors__[0]).toMatchObject({ code: 'unknown_field', field: 'priorty', path: ['filter', 'priorty'] });
-    // `field` is the field (PROTOCOL.md 3.2), `path` keeps the key as sent, lookup included.
+    // `field` is the field (docs/protocol.md "Errors"), `path` keeps the key as sent, lookup included.
     const withLookup = await t.post(books({ filter: { priorty__gte: 1 } }));
     expect(withLookup.body.__errors__[0]).toMatchObject({ code: 'unknown_field', field: 'priorty', path: ['filter', 'priorty__gte'] });
     const throughRef = await t.post(books({ exclude: { author__nmae__icontains: 'x' } }));

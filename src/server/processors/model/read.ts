@@ -1,6 +1,6 @@
 /**
  * The read intents of the model processor: retrieve (with paging, caching and groupBy), retrieveOne
- * and count (PROTOCOL.md 2.1, 2.3). A retrieve costs a page query, a count when the page does not
+ * and count (docs/protocol.md "Model intents", "`__meta__` keys"). A retrieve costs a page query, a count when the page does not
  * already tell the total, and one statement per nested level.
  */
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';

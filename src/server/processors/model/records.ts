@@ -1,7 +1,7 @@
 /**
  * Reads records for a selection: the caller's page query gives the top-level rows, then each nested
  * reference and reverse relation costs exactly one statement per level, whatever the number of rows
- * (PROTOCOL.md 2.2).
+ * (docs/protocol.md "Field selection").
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { RequestContext } from '../../context.ts';
@@ -89,7 +89,7 @@ export type NestedCuts = Map<string, { relation: Selection['reverse'][number]; p
 /**
  * A reverse relation lists at most `limits.maxNested` records per parent (the first ones in the
  * related model's ordering), so one parent with 50,000 children costs the same as one with 100; a
- * notice says which relation was cut (PROTOCOL.md 3.2).
+ * notice says which relation was cut (docs/protocol.md "Errors").
  */
 function fillReverse(ctx: RequestContext, parentModel: string, relation: Selection['reverse'][number], records: JsonObject[], cuts?: NestedCuts): void {
   const ids = records.map((record) => record.id as number);

@@ -1,7 +1,7 @@
 /**
- * ON DELETE SET NULL (WORKSPACE.md: a nullable reference to a deleted record is cleared): SQLite
+ * ON DELETE SET NULL (docs/workspace.md: a nullable reference to a deleted record is cleared): SQLite
  * clears the references itself, so the processor finds the records it will change before the delete
- * and, after it, reports each as `updated` (PROTOCOL.md 10), as for any other update. (The retrieve
+ * and, after it, reports each as `updated` (docs/protocol.md "Streams"), as for any other update. (The retrieve
  * cache sees the rewritten rows by itself: cache/change-capture.ts.)
  */
 import type { RequestContext } from '../../context.ts';

@@ -1,5 +1,5 @@
 /**
- * Checks the values of a create or update against the model (PROTOCOL.md 3.2 `validation_error`) and
+ * Checks the values of a create or update against the model (docs/protocol.md "Errors" `validation_error`) and
  * converts them for SQLite. Every failing field is reported at once, one error per field.
  */
 import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
@@ -78,7 +78,7 @@ export function checkValues(
 }
 
 /**
- * The files of a multipart create or update (PROTOCOL.md 9.1): `sideEffects.fileFieldMapping` maps
+ * The files of a multipart create or update (docs/protocol.md "Multipart uploads"): `sideEffects.fileFieldMapping` maps
  * file fields to parts of the request. Every problem is reported at once as a validation error.
  */
 export function resolveUploads(

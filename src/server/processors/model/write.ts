@@ -1,5 +1,5 @@
 /**
- * The write intents of the model processor: create, update, delete (PROTOCOL.md 2.1). They run inside
+ * The write intents of the model processor: create, update, delete (docs/protocol.md "Model intents"). They run inside
  * the request's transaction (the dispatcher opens it), so a failure anywhere leaves no partial write.
  */
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
@@ -110,7 +110,7 @@ function ensureInScope(ctx: RequestContext, model: ModelDef, id: number, scopes:
   }
 }
 
-/** Only an admin may set `roles` or `is_active` on users (PROTOCOL.md 5). */
+/** Only an admin may set `roles` or `is_active` on users (docs/protocol.md "Permissions and row scopes"). */
 function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<string, JsonValue>): void {
   if (model.key !== 'system.User' || ctx.user?.roles.includes('admin')) return;
   for (const name of ['roles', 'is_active']) {
@@ -119,7 +119,7 @@ function guardAdminFields(ctx: RequestContext, model: ModelDef, data: Record<str
 }
 
 /**
- * A write to a user (PROTOCOL.md 4, 10): a new password, a deactivation or a deletion revokes every
+ * A write to a user (docs/protocol.md "Authentication", "Streams"): a new password, a deactivation or a deletion revokes every
  * session and token issued to the user before it, in this transaction (a rollback revokes nothing);
  * any write may change the user's roles, so once it commits the user's open streams are checked again.
  */

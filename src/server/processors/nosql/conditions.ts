@@ -1,4 +1,4 @@
-// Compiles filter/exclude/uniqueObject/scope entries on document paths (PROTOCOL.md 2.3, 6). Values
+// Compiles filter/exclude/uniqueObject/scope entries on document paths (docs/protocol.md "`__meta__` keys", "Processors"). Values
 // and JSON paths are bound parameters. Comparisons check the JSON type as well as the value, so a
 // string never matches a number, `true` never matches 1, and `gt` never orders strings above numbers.
 import type { FilterLookup, JsonValue } from '../../../shared/protocol.ts';

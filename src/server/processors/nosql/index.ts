@@ -1,4 +1,4 @@
-// The `nosql` processor (PROTOCOL.md 6): resolves `<app>.<Collection>` and runs the intent on its
+// The `nosql` processor (docs/protocol.md "Processors"): resolves `<app>.<Collection>` and runs the intent on its
 // schemaless JSON documents. Data keys are the document and reach here exactly as sent.
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext } from '../../context.ts';

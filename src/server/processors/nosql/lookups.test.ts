@@ -1,5 +1,5 @@
 // Every filter lookup on nested document paths, exclude's NULL rule, value type errors, and hostile
-// paths that must stay data (PROTOCOL.md 2.3, 6).
+// paths that must stay data (docs/protocol.md "`__meta__` keys", "Processors").
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { ids, makeHarness, seed, type Harness } from './test-context.ts';

@@ -1,4 +1,4 @@
-// Compiles `ordering` on document paths (PROTOCOL.md 2.3): `-` for descending, then `id` ascending so
+// Compiles `ordering` on document paths (docs/protocol.md "`__meta__` keys"): `-` for descending, then `id` ascending so
 // pages are stable; the default is `id`. Paths are bound parameters. SQLite puts NULLs (missing keys)
 // first ascending and last descending, numbers before strings, and compares strings by code point.
 import type { SqlParam } from '../../db/sql-session.ts';

@@ -25,7 +25,7 @@ export function splitLookup(key: string, errorPath: ErrorPath): { path: string; 
   const at = key.lastIndexOf('__');
   const suffix = at > 0 && key[at - 1] !== '.' ? key.slice(at + 2) : '';
   if (!/^[a-z]+$/.test(suffix)) return { path: key, lookup: null };
-  // `field` is the document path the lookup was put on; `path` keeps the key as sent (PROTOCOL.md 3.2).
+  // `field` is the document path the lookup was put on; `path` keeps the key as sent (docs/protocol.md "Errors").
   if (!LOOKUPS.has(suffix)) fail('invalid_lookup', `Unknown lookup "${suffix}" in "${key}"`, { field: key.slice(0, at), path: errorPath });
   return { path: key.slice(0, at), lookup: suffix as FilterLookup };
 }

@@ -1,5 +1,5 @@
 // retrieve, retrieveOne and count on a collection: selection, search, ordering, paging, the cache,
-// and the errors a read can answer (PROTOCOL.md 2.3, 3.1, 6).
+// and the errors a read can answer (docs/protocol.md "`__meta__` keys", "The envelope", "Processors").
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ids, makeHarness, seed, type Harness } from './test-context.ts';
 

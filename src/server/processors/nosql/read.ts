@@ -1,4 +1,4 @@
-// The read intents of a collection: retrieve (paging, caching), retrieveOne and count (PROTOCOL.md 2.1,
+// The read intents of a collection: retrieve (paging, caching), retrieveOne and count (docs/protocol.md "Model intents",
 // 2.3, 6). A retrieve costs one page query, plus a count when the page does not tell the total.
 import type { Extras, JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import { extrasOfHit } from '../../cache/answer-cache.ts';

@@ -1,4 +1,4 @@
-// The one table behind every NoSQL collection (PROTOCOL.md 6): documents are JSON text keyed by their
+// The one table behind every NoSQL collection (docs/protocol.md "Processors"): documents are JSON text keyed by their
 // collection; `id` and the timestamps live in columns so they sort and filter without JSON parsing.
 import type { Sqlite } from '../../db/database.ts';
 

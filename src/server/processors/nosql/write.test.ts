@@ -1,5 +1,5 @@
 // create, update (shallow merge) and delete on a collection: documents stored as sent, server-owned
-// keys, events and cache invalidation, row scopes, and the errors a write can answer (PROTOCOL.md 6).
+// keys, events and cache invalidation, row scopes, and the errors a write can answer (docs/protocol.md "Processors").
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeHarness, NAMESPACE, seed, type Harness } from './test-context.ts';
 

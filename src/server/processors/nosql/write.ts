@@ -1,4 +1,4 @@
-// The write intents of a collection: create, update (shallow merge) and delete (PROTOCOL.md 6). Each
+// The write intents of a collection: create, update (shallow merge) and delete (docs/protocol.md "Processors"). Each
 // runs in a savepoint of its own, so a row-scope refusal after the write leaves nothing behind even
 // when the dispatcher has not opened a transaction; inside an outer one it simply nests.
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
@@ -76,7 +76,7 @@ function ensureInScope(ctx: RequestContext, collection: CollectionDef, id: numbe
 
 /**
  * The server assigns `id` and the timestamps, and a document is a `json` value bounded by
- * `limits.maxValueBytes` (PROTOCOL.md 3.2): one error per offending key, or one for the whole document.
+ * `limits.maxValueBytes` (docs/protocol.md "Errors"): one error per offending key, or one for the whole document.
  */
 function checkDocument(ctx: RequestContext, data: Record<string, JsonValue>): void {
   const errors = RESERVED_KEYS.filter((key) => Object.hasOwn(data, key)).map((key) =>
