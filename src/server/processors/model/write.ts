@@ -145,12 +145,29 @@ export async function hashPasswords(checked: CheckedValues): Promise<void> {
   for (const [column, plain] of checked.passwords) checked.columns.set(column, await hashPassword(plain));
 }
 
+/**
+ * A reference must name a row the caller may read: one their roles do not let them retrieve, or one
+ * outside their row scope, answers as if it did not exist (docs/protocol.md "Permissions and row
+ * scopes"), so a write is never an oracle for rows a read would hide, nor a way to attach a record to one.
+ */
 function checkRefs(ctx: RequestContext, checked: CheckedValues): void {
   for (const { field, id } of checked.refs) {
     const target = ctx.state.ws.models.get(field.to as string) as ModelDef;
-    if (!ctx.sql.get(`SELECT 1 AS found FROM ${quote(target.table)} WHERE "id" = ?`, [id])) {
+    if (!readable(ctx, target, id)) {
       fail('validation_error', `${field.name}: no ${target.key} with id ${id}`, { field: field.name, path: [field.name] });
     }
+  }
+}
+
+function readable(ctx: RequestContext, model: ModelDef, id: number): boolean {
+  const access = ctx.state.access.allows(model.permissions, 'retrieve', ctx.user);
+  if (!access.allowed) return false;
+  if (access.scopes === null) return ctx.sql.get(`SELECT 1 AS found FROM ${quote(model.table)} WHERE "id" = ?`, [id]) !== undefined;
+  try {
+    readOne(ctx, model, { uniqueObject: { id } }, buildSelection(ctx.state.ws, model, { id: null }, []), access.scopes);
+    return true;
+  } catch {
+    return false;
   }
 }
 
