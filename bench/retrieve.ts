@@ -88,7 +88,7 @@ async function measure(child: Child, target: Target, scenario: ScenarioName, dat
 
 /**
  * Where the time of `one` goes: what profiling showed (2026-11-25), kept with the figures. Measure it
- * again with `--profile` (V8) or with the layers below, each a loop of in-process requests.
+ * again with `--profile` (V8), the server's CPU at a fixed rate, or a loop of in-process runRequest calls.
  */
 const WHERE_THE_TIME_GOES = `### Where the time goes (\`one\`)
 
@@ -99,25 +99,35 @@ checks the compiler uses. In process, \`runRequest\` for a read by id went from 
 of CPU, of which the SQLite step is about 2 µs; what is left of the pipeline is the shape's key and its
 lookup (about 0.5 µs) and the envelope.
 
-The rest of the gap to the hand-written endpoint is outside the query pipeline. CPU µs per request,
-in process (\`app.inject\`, which adds its own ~25 µs to every variant), medians of 5 rounds
-(2026-11-25, load average 5):
+Since then (2026-11-25, second pass): an anonymous read that a plan answers goes from the body
+parser to the reply without a promise (\`RequestRun.planned\` in src/server/dispatch/run-request.ts; the
+POST route is not an async handler), and the global onRequest hooks (WebSocket upgrade check, Host
+guard, stale local-admin cookie) are fastify callback hooks instead of async ones; every check still
+runs on every request. A request that presents a credential, a new shape or a write goes the async
+way as before. \`npm run bench -- --only=retrieve\` on the same machine went from 55% / 62% (GET /
+POST, \`one\`) to 59% / 70% (two runs, not side by side; an A/B of the two builds in one run gave 67%
+-> 75% and 81% -> 88% under heavier load).
 
-| variant | CPU µs/request |
-| --- | --- |
-| hand-written POST /items/one (fastify, same SQL) | 32.0 |
-| bare fastify POST calling the JQL server's \`runRequest\` (no plugin, no hook) | 39.6 |
-| the JQL server's app (cookie, host guard, local-admin cookie, WebSocket and rate-limit plugins) | 41.4 |
-| \`runRequest\` alone, without HTTP | 4.9 |
+Where the rest goes. Server CPU per request at a fixed 8,000 requests/s (\`/proc\` user and system
+time, 3 rounds, quiet machine): JQL 29-32 µs (user 22-27, system 6-8), hand-written POST 24-27 (user
+18-21), hand-written GET 21 (user 16). The system time (the loopback \`writev\` of the answer, the
+reads) is the same for all three: the gap is JavaScript, about 4-5 µs over the POST. In process,
+\`runRequest\` plus the answer's JSON.stringify takes 5.1-5.7 µs, half of it the SQLite read
+(2.6 µs, as in the hand-written endpoint); the shape key about 0.3 µs, the plan cache's two LRU
+lookups (\`knows\`, then \`find\`) about 0.3 µs, the grants check, values binding and request context
+about 1 µs. The remaining 2-2.5 µs is the HTTP side: the Host header parsed with regexes on every
+request, the JSON body's depth scan, the cookie and credential reads, and a larger answer to
+serialize and send (548 bytes against 426: the envelope).
 
-So about 2 µs is the plugins and hooks every request passes (the Host guard against DNS rebinding,
-the cookie parser, the local admin's cookie check, the WebSocket upgrade check), and about 5 µs the
-JQL route itself beyond the hand-written one: the body parser's depth scan, a larger JSON envelope
-to build and serialize, and the promise layers between the route and the statement. The next steps
-would be a synchronous path from the route to a cached plan for anonymous reads, hooks that return
-at once for requests they do not concern (registered on the routes that need them rather than
-globally), and a shape key that needs no new string per request (a tree of maps over the parsed
-keys, which V8 interns).`;
+Note on the goals: the hand-written POST itself takes about 84% of the CPU of its GET, so JQL at
+80% of the GET means JQL within about 1 µs of the hand-written POST.
+
+Tried and not kept (no win above the machine's noise, ±10% between rounds): remembering the last
+accepted Host header, one plan lookup instead of \`knows\` + \`find\`, reply headers without
+Object.entries. Next steps: one plan lookup and a shape key that needs no new string per request (a
+tree of maps over the parsed keys), remembering accepted Host headers, building the envelope's text
+around the payload's JSON, and for a caller with a Bearer token a small cache of verified tokens
+(today each waits for jose's WebCrypto HMAC, so it takes the async path).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');
