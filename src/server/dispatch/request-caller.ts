@@ -46,7 +46,8 @@ export async function identifyCaller(state: ServerState, shape: RequestShape, cr
 
 function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
   if (!isPlainObject(meta)) return undefined;
-  for (const [key, value] of Object.entries(meta)) {
+  for (const key in meta) {
+    const value = meta[key];
     if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
   }
   return undefined;

@@ -113,9 +113,10 @@ class RequestRun {
    */
   planned(shape: RequestShape, planShape: string | null): RequestAnswer | null {
     const { state, input } = this;
-    if (planShape === null || !plansOf(state).knows(planShape)) return null;
+    if (planShape === null) return null;
     const caller = anonymousCaller(input.credentials);
     if (!caller) return null;
+    // No plansOf(state).knows() first: runPlanned's lookup answers that, one cache lookup fewer.
     const base = this.context(caller, shape.authClass, new PasswordChecks());
     const run = state.db.read((statements) => runPlanned({ ...base, sql: this.sessionOn(statements)() }, planShape, shape.body, { log: this.log }));
     if (!run) {

@@ -35,8 +35,15 @@ export function answersHost(listener: Listener, header: string | undefined): boo
  * answered here and goes no further (fastify runs no later hook once the reply is sent).
  */
 export function hostGuard(listener: Listener) {
+  // The last Host header answered, with the listener as it was then: a client sends the same one on
+  // every request, so most requests compare one string instead of parsing it (issue 14.2). The answer
+  // depends on nothing else; another header, or a listener start() corrected, is checked in full.
+  let accepted: { header: string; host: string; loopback: boolean } | null = null;
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    if (answersHost(listener, request.headers.host)) {
+    const header = request.headers.host;
+    const known = accepted !== null && header === accepted.header && listener.host === accepted.host && listener.loopback === accepted.loopback;
+    if (known || answersHost(listener, header)) {
+      if (!known && header !== undefined) accepted = { header, host: listener.host, loopback: listener.loopback };
       done();
       return;
     }
