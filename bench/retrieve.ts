@@ -101,33 +101,32 @@ lookup (about 0.5 µs) and the envelope.
 
 Since then (2026-11-25, second pass): an anonymous read that a plan answers goes from the body
 parser to the reply without a promise (\`RequestRun.planned\` in src/server/dispatch/run-request.ts; the
-POST route is not an async handler), and the global onRequest hooks (WebSocket upgrade check, Host
-guard, stale local-admin cookie) are fastify callback hooks instead of async ones; every check still
-runs on every request. A request that presents a credential, a new shape or a write goes the async
-way as before. \`npm run bench -- --only=retrieve\` on the same machine went from 55% / 62% (GET /
-POST, \`one\`) to 59% / 70% (two runs, not side by side; an A/B of the two builds in one run gave 67%
--> 75% and 81% -> 88% under heavier load).
+POST route is not an async handler); the global onRequest hooks (WebSocket upgrade check, Host guard,
+stale local-admin cookie) are fastify callback hooks instead of async ones; the Host guard compares
+the header with the last one it accepted instead of parsing it again; the plan cache is asked once.
+Every check still runs on every request; a request that presents a credential, a new shape or a write
+goes the async way as before. \`npm run bench -- --only=retrieve\` on the same machine (two runs, not
+side by side): \`one\` went from 55% / 62% of the hand-written GET / POST to 67% / 76% (the GET's CPU
+per request as a share of JQL's at the same load 54% -> 65%; now JQL 30.3 µs, GET 19.6, POST 23.2),
+and \`page\` from 81% to 92% of the GET. Side by side at a fixed 8,000 requests/s (server CPU from
+\`/proc\`, 8 alternating rounds), the last step alone took 30.8 to 28.1 µs per request (A/A control
+of the harness: 1.02).
 
-Where the rest goes. Server CPU per request at a fixed 8,000 requests/s (\`/proc\` user and system
-time, 3 rounds, quiet machine): JQL 29-32 µs (user 22-27, system 6-8), hand-written POST 24-27 (user
-18-21), hand-written GET 21 (user 16). The system time (the loopback \`writev\` of the answer, the
-reads) is the same for all three: the gap is JavaScript, about 4-5 µs over the POST. In process,
-\`runRequest\` plus the answer's JSON.stringify takes 5.1-5.7 µs, half of it the SQLite read
-(2.6 µs, as in the hand-written endpoint); the shape key about 0.3 µs, the plan cache's two LRU
-lookups (\`knows\`, then \`find\`) about 0.3 µs, the grants check, values binding and request context
-about 1 µs. The remaining 2-2.5 µs is the HTTP side: the Host header parsed with regexes on every
-request, the JSON body's depth scan, the cookie and credential reads, and a larger answer to
+Where the rest goes. Server CPU per request at a fixed 8,000 requests/s, quiet machine: JQL about
+28 µs, hand-written POST about 25, hand-written GET about 21 (user time 16; system time, the loopback
+\`writev\` of the answer and the reads, is about 5-6 µs for all three): the gap is JavaScript, about
+3 µs over the POST. In process, \`runRequest\` plus the answer's JSON.stringify takes about 5 µs, half
+of it the SQLite read (2.6 µs, as in the hand-written endpoint); the shape key about 0.3 µs, the plan
+cache's LRU lookup, the grants check, values binding and request context about 1 µs. The rest is the
+HTTP side: the JSON body's depth scan, the cookie and credential reads, and a larger answer to
 serialize and send (548 bytes against 426: the envelope).
 
-Note on the goals: the hand-written POST itself takes about 84% of the CPU of its GET, so JQL at
-80% of the GET means JQL within about 1 µs of the hand-written POST.
+Note on the goals: the hand-written GET takes about 84% of the CPU of the hand-written POST, so JQL at
+80% of the GET's requests per second asks for JQL within about 1 µs of the hand-written POST.
 
-Tried and not kept (no win above the machine's noise, ±10% between rounds): remembering the last
-accepted Host header, one plan lookup instead of \`knows\` + \`find\`, reply headers without
-Object.entries. Next steps: one plan lookup and a shape key that needs no new string per request (a
-tree of maps over the parsed keys), remembering accepted Host headers, building the envelope's text
-around the payload's JSON, and for a caller with a Bearer token a small cache of verified tokens
-(today each waits for jose's WebCrypto HMAC, so it takes the async path).`;
+Next steps: a shape key that needs no new string per request (a tree of maps over the parsed keys),
+building the envelope's text around the payload's JSON, and for a caller with a Bearer token a small
+cache of verified tokens (today each waits for jose's WebCrypto HMAC, so it takes the async path).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');
