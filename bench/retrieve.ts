@@ -88,7 +88,7 @@ async function measure(child: Child, target: Target, scenario: ScenarioName, dat
 
 /**
  * Where the time of `one` goes: what profiling showed (2026-11-25), kept with the figures. Measure it
- * again with `--profile` (V8) or with the layers below, each a loop of in-process requests.
+ * again with `--profile` (V8), the server's CPU at a fixed rate, or a loop of in-process runRequest calls.
  */
 const WHERE_THE_TIME_GOES = `### Where the time goes (\`one\`)
 
@@ -99,25 +99,34 @@ checks the compiler uses. In process, \`runRequest\` for a read by id went from 
 of CPU, of which the SQLite step is about 2 µs; what is left of the pipeline is the shape's key and its
 lookup (about 0.5 µs) and the envelope.
 
-The rest of the gap to the hand-written endpoint is outside the query pipeline. CPU µs per request,
-in process (\`app.inject\`, which adds its own ~25 µs to every variant), medians of 5 rounds
-(2026-11-25, load average 5):
+Since then (2026-11-25, second pass): an anonymous read that a plan answers goes from the body
+parser to the reply without a promise (\`RequestRun.planned\` in src/server/dispatch/run-request.ts; the
+POST route is not an async handler); the global onRequest hooks (WebSocket upgrade check, Host guard,
+stale local-admin cookie) are fastify callback hooks instead of async ones; the Host guard compares
+the header with the last one it accepted instead of parsing it again; the plan cache is asked once.
+Every check still runs on every request; a request that presents a credential, a new shape or a write
+goes the async way as before. \`npm run bench -- --only=retrieve\` on the same machine (two runs, not
+side by side): \`one\` went from 55% / 62% of the hand-written GET / POST to 67% / 76% (the GET's CPU
+per request as a share of JQL's at the same load 54% -> 65%; now JQL 30.3 µs, GET 19.6, POST 23.2),
+and \`page\` from 81% to 92% of the GET. Side by side at a fixed 8,000 requests/s (server CPU from
+\`/proc\`, 8 alternating rounds), the last step alone took 30.8 to 28.1 µs per request (A/A control
+of the harness: 1.02).
 
-| variant | CPU µs/request |
-| --- | --- |
-| hand-written POST /items/one (fastify, same SQL) | 32.0 |
-| bare fastify POST calling the JQL server's \`runRequest\` (no plugin, no hook) | 39.6 |
-| the JQL server's app (cookie, host guard, local-admin cookie, WebSocket and rate-limit plugins) | 41.4 |
-| \`runRequest\` alone, without HTTP | 4.9 |
+Where the rest goes. Server CPU per request at a fixed 8,000 requests/s, quiet machine: JQL about
+28 µs, hand-written POST about 25, hand-written GET about 21 (user time 16; system time, the loopback
+\`writev\` of the answer and the reads, is about 5-6 µs for all three): the gap is JavaScript, about
+3 µs over the POST. In process, \`runRequest\` plus the answer's JSON.stringify takes about 5 µs, half
+of it the SQLite read (2.6 µs, as in the hand-written endpoint); the shape key about 0.3 µs, the plan
+cache's LRU lookup, the grants check, values binding and request context about 1 µs. The rest is the
+HTTP side: the JSON body's depth scan, the cookie and credential reads, and a larger answer to
+serialize and send (548 bytes against 426: the envelope).
 
-So about 2 µs is the plugins and hooks every request passes (the Host guard against DNS rebinding,
-the cookie parser, the local admin's cookie check, the WebSocket upgrade check), and about 5 µs the
-JQL route itself beyond the hand-written one: the body parser's depth scan, a larger JSON envelope
-to build and serialize, and the promise layers between the route and the statement. The next steps
-would be a synchronous path from the route to a cached plan for anonymous reads, hooks that return
-at once for requests they do not concern (registered on the routes that need them rather than
-globally), and a shape key that needs no new string per request (a tree of maps over the parsed
-keys, which V8 interns).`;
+Note on the goals: the hand-written GET takes about 84% of the CPU of the hand-written POST, so JQL at
+80% of the GET's requests per second asks for JQL within about 1 µs of the hand-written POST.
+
+Next steps: a shape key that needs no new string per request (a tree of maps over the parsed keys),
+building the envelope's text around the payload's JSON, and for a caller with a Bearer token a small
+cache of verified tokens (today each waits for jose's WebCrypto HMAC, so it takes the async path).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');

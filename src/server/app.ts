@@ -71,8 +71,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   });
   // A WebSocket upgrade refused with an HTTP answer (421, 403) is answered over a socket Node no longer
   // reads, which would stay open for ever (and hold up close): end it once the answer is out.
-  app.addHook('onRequest', async (request, reply) => {
+  // Every global hook is in fastify's callback style: an async one costs every request a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroySoon());
+    done();
   });
   // Then, before any other work: a DNS-rebinding Host is answered 421 (docs/protocol.md "Endpoints").
   const listener = listenerFor(options.host ?? '127.0.0.1');

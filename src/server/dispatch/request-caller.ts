@@ -31,11 +31,14 @@ export function readRequestShape(state: ServerState, body: JsonValue): RequestSh
   return { body, single, root, authClass: single ? authClassOf(body.__meta__) : root?.authenticationClass };
 }
 
+/** A request that presents no credential is anonymous, without going through identify(); else null. */
+export function anonymousCaller(credentials: Credentials): Caller | null {
+  return credentials.authorization || credentials.cookie || credentials.localAdmin ? null : { user: null, credential: {} };
+}
+
 /** The caller, or (in `error`) why the presented credential is refused; no credential is anonymous. */
 export async function identifyCaller(state: ServerState, shape: RequestShape, credentials: Credentials): Promise<Caller> {
-  // A request that presents no credential is anonymous: no need to go through identify().
-  const presented = Boolean(credentials.authorization || credentials.cookie || credentials.localAdmin);
-  const caller: Caller = presented ? await state.identity.identify(credentials, shape.authClass) : { user: null, credential: {} };
+  const caller: Caller = anonymousCaller(credentials) ?? (await state.identity.identify(credentials, shape.authClass));
   // `login` ignores presented credentials and issues new ones (docs/protocol.md "Authentication").
   if (caller.error && shape.single && isLoginQuery(shape.body)) caller.error = undefined;
   return caller;
@@ -43,7 +46,8 @@ export async function identifyCaller(state: ServerState, shape: RequestShape, cr
 
 function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
   if (!isPlainObject(meta)) return undefined;
-  for (const [key, value] of Object.entries(meta)) {
+  for (const key in meta) {
+    const value = meta[key];
     if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
   }
   return undefined;

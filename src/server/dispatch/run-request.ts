@@ -5,6 +5,7 @@
  */
 import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
 import type { Credentials } from '../auth/identify.ts';
+import { PasswordChecks } from '../auth/password-checks.ts';
 import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
@@ -17,10 +18,10 @@ import { isPlainObject } from '../query/normalize.ts';
 import { plansOf } from '../query/plan-cache.ts';
 import { shapeOf } from '../query/plan-shape.ts';
 import { mayWrite } from './processors.ts';
-import { identifyCaller, readRequestShape } from './request-caller.ts';
+import { anonymousCaller, identifyCaller, readRequestShape, type Caller, type RequestShape } from './request-caller.ts';
 import { prepareLogins } from '../system/login-query.ts';
 import { ROOT_META, runMulti, type RootMeta } from './run-multi.ts';
-import { errorsOf, runSingle } from './run-single.ts';
+import { errorsOf, runPlanned, runSingle } from './run-single.ts';
 
 export interface RequestInput {
   body: JsonValue;
@@ -32,8 +33,11 @@ export interface RequestInput {
   files?: Map<string, UploadedFile>;
 }
 
-/** One JQL request from parsed body to answer, as the routes call it. */
-export type RunJql = (input: RequestInput, log: (error: unknown) => void) => Promise<RequestAnswer>;
+/**
+ * One JQL request from parsed body to answer, as the routes call it. The answer is synchronous when
+ * no step had to wait (an anonymous read a cached plan answers); await it either way.
+ */
+export type RunJql = (input: RequestInput, log: (error: unknown) => void) => RequestAnswer | Promise<RequestAnswer>;
 
 export interface RequestAnswer {
   status: number;
@@ -43,66 +47,127 @@ export interface RequestAnswer {
   headers: Record<string, string>;
 }
 
-export async function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): Promise<RequestAnswer> {
-  const started = performance.now();
-  const sessions: SqlSession[] = [];
+export function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): RequestAnswer | Promise<RequestAnswer> {
+  const run = new RequestRun(state, input, log);
+  let shape: RequestShape;
+  try {
+    shape = readRequestShape(state, input.body);
+  } catch (error) {
+    return run.failed(error);
+  }
+  // The shape a cached plan is known by (query/plan-cache.ts), worked out once for both paths.
+  const planShape = shape.single ? shapeOf(shape.body) : null;
+  return run.planned(shape, planShape) ?? run.complete(shape, planShape);
+}
+
+/** What one request gathers on its way: its SQL sessions, answer budget, cookies, headers, diagnostics level. */
+class RequestRun {
+  private readonly started = performance.now();
+  private readonly sessions: SqlSession[] = [];
   // One budget for the whole answer, whatever number of subqueries share it (docs/protocol.md "Errors").
-  const budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
+  private readonly budget: AnswerBudget;
+  private readonly cookies: CookieChange[] = [];
+  private readonly replyHeaders: Record<string, string> = {};
   // Statements and their parameters are the admin's in production (docs/protocol.md "Diagnostics"): until the caller is
   // known to be one, level 2 is answered as level 1, and nothing is traced.
-  let infoLevel = diagnosticsLevel(state, input.infoLevel, null);
-  const sessionOn = (statements: StatementCache) => (): SqlSession => {
-    const session = new SqlSession(statements, infoLevel === 2, budget);
-    sessions.push(session);
+  private infoLevel: 0 | 1 | 2;
+
+  private readonly state: ServerState;
+  private readonly input: RequestInput;
+  private readonly log: (error: unknown) => void;
+
+  constructor(state: ServerState, input: RequestInput, log: (error: unknown) => void) {
+    this.state = state;
+    this.input = input;
+    this.log = log;
+    this.budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
+    this.infoLevel = diagnosticsLevel(state, input.infoLevel, null);
+  }
+
+  private readonly sessionOn = (statements: StatementCache) => (): SqlSession => {
+    const session = new SqlSession(statements, this.infoLevel === 2, this.budget);
+    this.sessions.push(session);
     return session;
   };
-  const cookies: CookieChange[] = [];
-  const replyHeaders: Record<string, string> = {};
-  let onlyData = false;
-  let outcome: Outcome;
-  let status = 200;
-  try {
-    const shape = readRequestShape(state, input.body);
-    const { body, single, root, authClass } = shape;
-    const identity = await identifyCaller(state, shape, input.credentials);
-    infoLevel = diagnosticsLevel(state, input.infoLevel, identity.error ? null : identity.user);
-    if (identity.error) throw identity.error;
-    // Logins hash their passwords here, before the gate: the gate holds only their short writes.
-    const queries = single ? [body] : Object.entries(body).filter(([name]) => name !== ROOT_META).map(([, query]) => query);
-    const passwordChecks = await prepareLogins(state, queries, input.client);
-    const base: Omit<RequestContext, 'sql'> = {
+
+  private context(caller: Caller, authClass: RequestShape['authClass'], passwordChecks: PasswordChecks): Omit<RequestContext, 'sql'> {
+    const { state, input } = this;
+    return {
       state,
-      user: identity.user,
-      credential: identity.credential,
+      user: caller.user,
+      credential: caller.credential,
       authenticationClass: authClass,
-      cookies,
+      cookies: this.cookies,
       files: input.files ?? new Map(),
       ...(input.client !== undefined ? { client: input.client } : {}),
-      replyHeaders,
+      replyHeaders: this.replyHeaders,
       passwordChecks,
     };
-    // A request that may write runs through the write gate in one transaction; any other reads
-    // committed data through the read connection, whatever another request's transaction holds.
-    // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
-    const planShape = single ? shapeOf(body) : null;
-    const writing = planShape !== null && plansOf(state).knows(planShape) ? false : writes(body, root);
-    const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
-    if (single || !root) {
-      const run = await access((statements) => runSingle({ ...base, sql: sessionOn(statements)() }, body, { log, shape: planShape }));
-      outcome = run.outcome;
-      onlyData = run.meta?.onlyData ?? false;
-      if (outcome.errors) status = statusOf(outcome.errors);
-    } else {
-      const run = await access((statements) => runMulti(base, sessionOn(statements), body, root, { log }));
-      outcome = run.outcome;
-    }
-  } catch (error) {
-    const errors = errorsOf(error, false, { log });
-    outcome = failedOutcome(errors);
-    status = statusOf(errors);
   }
-  if (infoLevel !== 0) outcome.system = systemInfo(sessions, started, infoLevel);
-  return { status, body: render(outcome, input.shape, onlyData), cookies, headers: replyHeaders };
+
+  /**
+   * The answer without a single await (issue 14.2), or null: an anonymous single read of a shape a
+   * plan answered before. Nothing here waits (no credential to look up, no password to hash, a plan
+   * runs synchronously on the read connection); a plan that does not take the request (other grants,
+   * a value it cannot bind) leaves it to complete(), which runs it in full.
+   */
+  planned(shape: RequestShape, planShape: string | null): RequestAnswer | null {
+    const { state, input } = this;
+    if (planShape === null) return null;
+    const caller = anonymousCaller(input.credentials);
+    if (!caller) return null;
+    // No plansOf(state).knows() first: runPlanned's lookup answers that, one cache lookup fewer.
+    const base = this.context(caller, shape.authClass, new PasswordChecks());
+    const run = state.db.read((statements) => runPlanned({ ...base, sql: this.sessionOn(statements)() }, planShape, shape.body, { log: this.log }));
+    if (!run) {
+      this.sessions.pop();
+      return null;
+    }
+    return this.answer(run.outcome, run.outcome.errors ? statusOf(run.outcome.errors) : 200, run.meta?.onlyData ?? false);
+  }
+
+  async complete(shape: RequestShape, planShape: string | null): Promise<RequestAnswer> {
+    const { state, input, log } = this;
+    let onlyData = false;
+    let outcome: Outcome;
+    let status = 200;
+    try {
+      const { body, single, root, authClass } = shape;
+      const identity = await identifyCaller(state, shape, input.credentials);
+      this.infoLevel = diagnosticsLevel(state, input.infoLevel, identity.error ? null : identity.user);
+      if (identity.error) throw identity.error;
+      // Logins hash their passwords here, before the gate: the gate holds only their short writes.
+      const queries = single ? [body] : Object.entries(body).filter(([name]) => name !== ROOT_META).map(([, query]) => query);
+      const base = this.context(identity, authClass, await prepareLogins(state, queries, input.client));
+      // A request that may write runs through the write gate in one transaction; any other reads
+      // committed data through the read connection, whatever another request's transaction holds.
+      // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
+      const writing = planShape !== null && plansOf(state).knows(planShape) ? false : writes(body, root);
+      const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
+      if (single || !root) {
+        const run = await access((statements) => runSingle({ ...base, sql: this.sessionOn(statements)() }, body, { log, shape: planShape }));
+        outcome = run.outcome;
+        onlyData = run.meta?.onlyData ?? false;
+        if (outcome.errors) status = statusOf(outcome.errors);
+      } else {
+        const run = await access((statements) => runMulti(base, this.sessionOn(statements), body, root, { log }));
+        outcome = run.outcome;
+      }
+    } catch (error) {
+      return this.failed(error);
+    }
+    return this.answer(outcome, status, onlyData);
+  }
+
+  failed(error: unknown): RequestAnswer {
+    const errors = errorsOf(error, false, { log: this.log });
+    return this.answer(failedOutcome(errors), statusOf(errors), false);
+  }
+
+  private answer(outcome: Outcome, status: number, onlyData: boolean): RequestAnswer {
+    if (this.infoLevel !== 0) outcome.system = systemInfo(this.sessions, this.started, this.infoLevel);
+    return { status, body: render(outcome, this.input.shape, onlyData), cookies: this.cookies, headers: this.replyHeaders };
+  }
 }
 
 /** The diagnostics a caller gets: `sql` only for the role admin in production mode (docs/protocol.md "Diagnostics"). */

@@ -27,7 +27,7 @@ export interface RunOptions {
 export async function runSingle(ctx: RequestContext, document: JsonValue, options: RunOptions = {}): Promise<SingleRun> {
   // A read of a shape answered before, for a caller with the same grants, runs its plan.
   const shape = options.shape !== undefined ? options.shape : shapeOf(document);
-  const planned = shape === null ? null : runPlan(ctx, shape, document as Record<string, JsonValue>, options);
+  const planned = shape === null ? null : runPlanned(ctx, shape, document as Record<string, JsonValue>, options);
   if (planned) return planned;
   let meta: ParsedMeta | null = null;
   try {
@@ -55,9 +55,9 @@ function outcomeOf(ctx: RequestContext, output: ProcessorOutput, meta: ParsedMet
 
 /**
  * The answer of the shape's plan for this caller, or null when there is none or a value needs the
- * full path; a failure of the plan's run itself (not_found) is this query's answer, as on the full path.
+ * full path (synchronous: dispatch/run-request.ts answers an anonymous read with it, no await); a failure of the plan's run itself (not_found) is this query's answer, as on the full path.
  */
-function runPlan(ctx: RequestContext, shape: string, document: Record<string, JsonValue>, options: RunOptions): SingleRun | null {
+export function runPlanned(ctx: RequestContext, shape: string, document: Record<string, JsonValue>, options: RunOptions): SingleRun | null {
   const plans = plansOf(ctx.state);
   const cached = plans.find(shape, ctx);
   if (!cached) return null;

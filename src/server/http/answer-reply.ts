@@ -8,6 +8,6 @@ export function sendAnswer(reply: FastifyReply, answer: RequestAnswer): FastifyR
     if (cookie.value === null) reply.clearCookie(cookie.name, clearedSessionCookieOptions());
     else reply.setCookie(cookie.name, cookie.value, sessionCookieOptions(cookie.maxAgeSeconds));
   }
-  for (const [name, value] of Object.entries(answer.headers)) reply.header(name, value);
+  for (const name in answer.headers) reply.header(name, answer.headers[name]);
   return reply.code(answer.status).type('application/json; charset=utf-8').send(JSON.stringify(answer.body));
 }

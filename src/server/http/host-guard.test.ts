@@ -58,6 +58,12 @@ describe('a server listening on a loopback address', () => {
     }
     expect(await upgrade(`localhost:${port}`)).toBe(101);
   });
+
+  it('checks every request whatever Host the one before it sent (the guard remembers the last accepted one)', async () => {
+    for (const host of [`127.0.0.1:${port}`, `evil.example:${port}`, `127.0.0.1:${port}`, `127.0.0.1.evil.example:${port}`, `localhost:${port}`, `evil.example:${port}`]) {
+      expect((await get('/healthz', host)).status, host).toBe(host.includes('evil') ? 421 : 200);
+    }
+  });
 });
 
 describe('the Host a server answers', () => {

@@ -2,7 +2,7 @@
  * POST {base}/jql (docs/protocol.md "Endpoints") as an encapsulated fastify plugin: reads the query options and
  * credentials, hands the parsed body to the dispatcher and writes what it answers.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { RunJql } from '../dispatch/run-request.ts';
 import { JqlFailure } from '../errors.ts';
@@ -19,12 +19,20 @@ export interface JqlPostOptions {
 
 export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { run, rateLimit }) => {
   registerJsonParser(app);
-  app.post('/jql', { config: rateLimit ? { rateLimit } : {} }, async (request, reply) => {
+  // Not an async handler: an answer ready at once (a cached plan's) is sent at once, without a
+  // promise between the route and the reply (issue 14.2); one that waits is sent when it comes. A
+  // synchronous handler that has sent must return undefined (fastify would send what it returns).
+  app.post('/jql', { config: rateLimit ? { rateLimit } : {} }, (request, reply): Promise<FastifyReply> | undefined => {
     const options = readQueryOptions(request);
-    if (options instanceof JqlFailure) return sendFailure(reply, options);
-    const answer = await run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), client: request.ip }, (error) =>
+    if (options instanceof JqlFailure) {
+      sendFailure(reply, options);
+      return undefined;
+    }
+    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), client: request.ip }, (error) =>
       request.log.error({ err: error }, 'JQL query failed'),
     );
-    return sendAnswer(reply, answer);
+    if (answer instanceof Promise) return answer.then((ready) => sendAnswer(reply, ready));
+    sendAnswer(reply, answer);
+    return undefined;
   });
 };

@@ -7,6 +7,7 @@ import { startStreamServer, type StreamServer } from '../testing/stream-client.t
 import type { RequestContext } from '../context.ts';
 import type { ParsedMeta } from './meta.ts';
 import { PlanCache, plansOf } from './plan-cache.ts';
+import { runRequest, type RequestAnswer } from '../dispatch/run-request.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 import { REACH_ADMIN, REACH_ADMIN_ENV, REACH_WORKSPACE, TASKS, passwordOf, seedReach, writeReachWorkspace, type ReachIds, type ReachUser } from '../testing/reach-workspace.ts';
 
@@ -47,6 +48,24 @@ describe('a cached plan binds each request’s values', () => {
     const planned = await byX({});
     expect(planned.body.__errors__[0]).toMatchObject({ code: 'invalid_request', path: ['unique_object', 'id'] });
     expect(planned.body).toEqual((await byX({ comment: 'a shape of its own' })).body);
+  });
+
+  it('answers an anonymous read of a known shape without waiting, and identifies any presented credential first', async () => {
+    const query = task('retrieveOne', { uniqueObject: { id: 4 } }, { title: null, points: null });
+    const overHttp = await s.post(query);
+    expect(overHttp.status).toBe(200);
+    const input = { body: query, infoLevel: 0, shape: 'standard', credentials: {} } as const;
+    const before = plans(s);
+    const anonymous = runRequest(s.server.state, input, () => undefined);
+    expect(anonymous).not.toBeInstanceOf(Promise);
+    expect((anonymous as RequestAnswer).body).toEqual(overHttp.body);
+    expect(plans(s).hits).toBe(before.hits + 1);
+    // The same shape with a credential waits for identify(): a refused one is refused, never read as anonymous.
+    const refused = runRequest(s.server.state, { ...input, credentials: { authorization: 'Bearer not-a-token' } }, () => undefined);
+    expect(refused).toBeInstanceOf(Promise);
+    expect((await refused).status).toBe(401);
+    const asAdmin = await runRequest(s.server.state, { ...input, credentials: { authorization: `Bearer ${admin}` } }, () => undefined);
+    expect(asAdmin.body).toEqual(overHttp.body);
   });
 
   it('filters, pages and counts with each request’s own values', async () => {

@@ -5,7 +5,7 @@
  * script of the page ever holds a credential. A stale cookie (an earlier start's) is cleared by the
  * answer to the first request that presents it, so the console falls back to anonymous.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { LOCAL_ADMIN_COOKIE, sameSecret, type LocalAdminKeys } from '../auth/local-admin.ts';
 import { mayActAsLocalAdmin } from '../http/local-admin-request.ts';
 
@@ -44,12 +44,17 @@ export function exchangeLaunchKey(request: FastifyRequest, reply: FastifyReply, 
   return reply.setCookie(LOCAL_ADMIN_COOKIE, keys.cookie, COOKIE_OPTIONS).redirect('/', 303);
 }
 
-/** An onRequest hook: a local admin cookie that is not this start's is cleared by the answer. */
+/**
+ * An onRequest hook: a local admin cookie that is not this start's is cleared by the answer. In
+ * fastify's callback style, as every global hook: an async one costs every request a promise.
+ */
 export function clearStaleLocalAdminCookie(keys: () => LocalAdminKeys | undefined) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const value = request.cookies?.[LOCAL_ADMIN_COOKIE];
-    if (value === undefined) return;
-    const current = keys();
-    if (!current || !sameSecret(current.cookie, value)) reply.clearCookie(LOCAL_ADMIN_COOKIE, COOKIE_OPTIONS);
+    if (value !== undefined) {
+      const current = keys();
+      if (!current || !sameSecret(current.cookie, value)) reply.clearCookie(LOCAL_ADMIN_COOKIE, COOKIE_OPTIONS);
+    }
+    done();
   };
 }
