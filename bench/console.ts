@@ -69,6 +69,11 @@ export async function consoleBench(data: BenchData): Promise<Section> {
       transfer.setData('text/plain', text);
       w.document.activeElement?.dispatchEvent(new w.ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
     }, JSON.stringify(QUERY, null, 2));
+    // The editor applies a paste in a task of its own: run only once the pasted document is the tab's.
+    await page.waitForFunction((namespace) => {
+      const lines = (globalThis as any).document.querySelector('[data-testid="query-editor"] .view-lines');
+      return typeof lines?.textContent === 'string' && lines.textContent.includes(namespace);
+    }, QUERY.__meta__.namespace);
     await page.evaluate(() => {
       const w = globalThis as any;
       w.__bench = { longest: 0 };
