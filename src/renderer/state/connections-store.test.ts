@@ -221,7 +221,10 @@ describe('local copies', () => {
     const id = store.addLocal({ name: 'Local copy of Prod', baseUrl: 'http://127.0.0.1:8787/local/copies/copy-abc', connectionId: 'copy-abc' });
     expect(id).toBe('copy-abc');
     expect(store.get(id)).toMatchObject({ kind: 'local', deployment: 'local', readOnly: false, signedIn: true });
-    expect(store.target(id)).toEqual({ connectionId: 'copy-abc', baseUrl: 'http://127.0.0.1:8787/local/copies/copy-abc', authClass: 'jwt', token: null, heldCredential: true });
+    expect(store.target(id)).toEqual({ connectionId: 'copy-abc', baseUrl: 'http://127.0.0.1:8787/local/copies/copy-abc', authClass: 'jwt', token: null, heldCredential: true, gateCookie: true });
+    // Signed in as a user of the copy: the token says who, the cookie still opens the way to the copy.
+    await store.signIn(id, 'copy-user-token', { username: 'viewer' });
+    expect(store.target(id)).toEqual({ connectionId: 'copy-abc', baseUrl: 'http://127.0.0.1:8787/local/copies/copy-abc', authClass: 'jwt', token: 'copy-user-token', gateCookie: true });
     const saved = [...storage.data.values()].join('\n');
     expect(saved).toContain('Staging');
     expect(saved).not.toContain('Local copy of Prod');

@@ -138,6 +138,9 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
     // while no other user's token overrides it ("Sign in as…"). A local copy is a path of the
     // console's own server, which signs the requests the cookie's holder sends there.
     const cookieAdmin = !this.mainHolds && c.signedIn && token === null && (c.kind === 'local' || (c.id === EMBEDDED_ID && this.localAdmin !== null && this.localAdmin.token === null));
+    // The console's server lets only its local admin reach a copy: the cookie goes along while the
+    // copy shows signed in, as its admin or (with the token saying so) as one of its users.
+    const gateCookie = !this.mainHolds && c.signedIn && c.kind === 'local';
     return {
       connectionId: c.id,
       baseUrl: c.baseUrl,
@@ -145,6 +148,7 @@ export class ConnectionsStore extends ExternalStore<ConnectionsState> {
       token,
       // Main signs the request in only while the page shows the connection signed in.
       ...((this.mainHolds && c.signedIn) || cookieAdmin ? { heldCredential: true } : {}),
+      ...(gateCookie ? { gateCookie: true } : {}),
     };
   }
 

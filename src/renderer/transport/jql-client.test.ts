@@ -57,6 +57,9 @@ describe('credentialParts', () => {
     }
     // The desktop app: main adds the credential; the page only asks for it.
     expect(credentialParts({ ...target, token: null, heldCredential: true }, 'http://h:1/jql')).toEqual({ headers: {}, withCredentials: false, connectionCredentials: true });
+    // A browser-mode local copy as one of its users: the token, and the console's cookie that opens the way.
+    expect(credentialParts({ ...target, gateCookie: true }, 'http://h:1/jql')).toEqual({ headers: { Authorization: 'Bearer t0k' }, withCredentials: false, connectionCredentials: true });
+    expect(credentialParts({ ...target, gateCookie: true }, 'http://collector.example/steal')).toEqual({ headers: {}, withCredentials: false });
   });
 });
 

@@ -25,6 +25,12 @@ export interface ServerTarget {
    * user: the one main adds in the desktop app, or browser mode's HttpOnly local admin cookie.
    */
   heldCredential?: boolean;
+  /**
+   * Browser mode's local copies sit behind the console's own server, which lets only its local admin
+   * through: the admin cookie goes with every request there, even one made as a user of the copy
+   * (then the token says who) or a login. It names nobody to the copy by itself.
+   */
+  gateCookie?: boolean;
 }
 
 /** Whether requests made as this target carry a user's credential, wherever it is held. */
@@ -83,7 +89,7 @@ export function authHeaders(target: ServerTarget): Record<string, string> {
  */
 export function credentialParts(target: ServerTarget, url: string): Pick<HttpRequestSpec, 'headers' | 'withCredentials' | 'connectionCredentials'> {
   if (!isSameOrigin(url, target.baseUrl)) return { headers: {}, withCredentials: false };
-  return { headers: authHeaders(target), withCredentials: target.authClass === 'session', ...(target.heldCredential ? { connectionCredentials: true } : {}) };
+  return { headers: authHeaders(target), withCredentials: target.authClass === 'session', ...(target.heldCredential || target.gateCookie ? { connectionCredentials: true } : {}) };
 }
 
 export function buildRunRequest(target: ServerTarget, body: string, options: RunOptions): HttpRequestSpec {

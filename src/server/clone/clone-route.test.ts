@@ -100,6 +100,25 @@ describe('the clone route', () => {
     const created = await asPage('POST', `${status.connection.url}/jql`, { __meta__: { namespace: 'crm.Region', intent: 'create' }, code: 'AP', label: 'Asia' });
     expect(created.status).toBe(200);
 
+    // "Sign in as…" a user of the copy: the login goes through with the cookie, and so do the user's
+    // requests, carrying the copy's token for that user, which the copy (not this server) checks.
+    const user = await asPage('POST', `${status.connection.url}/jql`, { __meta__: { namespace: 'system.User', intent: 'create' }, username: 'tester', password: 'tester-password-1', email: 'tester@copy.test' });
+    expect(user.status, JSON.stringify(user.body)).toBe(200);
+    const login = await asPage('POST', `${status.connection.url}/jql`, { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'tester', password: 'tester-password-1' });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const userToken = login.body.__payload__.token as string;
+    const asUser = (cookie: string | null) =>
+      fetch(`${status.connection.url}/jql`, {
+        method: 'POST',
+        headers: { ...(cookie ? { cookie } : {}), origin: console_.url, authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ __meta__: { namespace: 'system.User', intent: 'verifyAuthentication', schema: 'controller' }, username: null }),
+      });
+    const who = await asUser(launchCookie);
+    expect(who.status).toBe(200);
+    expect(((await who.json()) as { __payload__: { username: string } }).__payload__.username).toBe('tester');
+    // The copy's token alone does not open the way: only the local admin's cookie does.
+    expect((await asUser(null)).status).toBe(401);
+
     // What only the console's server holds never reached the page.
     const served = clones.servedCopy(status.connection.connectionId);
     expect(served?.localAdminToken).toMatch(/^eyJ/);

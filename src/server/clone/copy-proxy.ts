@@ -4,8 +4,10 @@
  * origin, at `copyPath(base, connectionId)`, and this server forwards each request there to the
  * copy's server, signed with the copy's local admin token, which never leaves this process. Only the
  * local admin of this server (its launch cookie, from where it may act) gets through, by the same
- * guard as the clone routes; the page's cookies and Authorization never reach the copy, and no cookie
- * the copy sets reaches the page (it would land on this origin). HTTP (queries, uploads, file
+ * guard as the clone routes. A request that carries its own Authorization (the page signed in to the
+ * copy as one of its users, "Sign in as…") goes with that one instead, so the copy answers as that
+ * user; the page's cookies never reach the copy, and no cookie the copy sets reaches the page (it
+ * would land on this origin). HTTP (queries, uploads, file
  * downloads) streams both ways; `jql-streams` is a WebSocket piped to one on the copy.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -42,7 +44,8 @@ export const copyProxyRoute: FastifyPluginAsync<CopyProxyOptions> = async (app, 
   const copyOf = (request: FastifyRequest): ServedCopy | null => jobs.servedCopy((request.params as { copy: string }).copy);
 
   app.addHook('preHandler', async (request, reply) => {
-    const refusal = await refuseUnlessLocalAdmin(identity, request, 'Local copies');
+    // An Authorization header here is the page's credential for the copy, not for this server.
+    const refusal = await refuseUnlessLocalAdmin(identity, request, 'Local copies', { authorizationIsForward: true });
     if (refusal) return sendFailure(reply, refusal);
     if (!copyOf(request)) return sendFailure(reply, noSuchCopy());
     return undefined;
@@ -67,7 +70,8 @@ function signedHeaders(headers: IncomingHttpHeaders, copy: ServedCopy): Outgoing
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined && !NOT_FORWARDED.has(name)) out[name] = value;
   out.host = new URL(copy.url).host;
-  out.authorization = `Bearer ${copy.localAdminToken}`;
+  // The copy's own user, when the page signed in as one; else the copy's local admin.
+  out.authorization = typeof headers.authorization === 'string' && /^Bearer \S+$/.test(headers.authorization) ? headers.authorization : `Bearer ${copy.localAdminToken}`;
   return out;
 }
 
