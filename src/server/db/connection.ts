@@ -16,6 +16,9 @@ export function openWriter(file: string): Sqlite {
   return db;
 }
 
+/** How much of the database file a read connection maps; a larger file reads the rest as before. */
+const READER_MMAP_BYTES = 256 * 1024 * 1024;
+
 /**
  * A connection that can only read. In WAL mode each statement it runs sees the database as of the
  * last commit: never a write of a transaction that is still open on the writer.
@@ -23,5 +26,10 @@ export function openWriter(file: string): Sqlite {
 export function openReader(file: string): Sqlite {
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  // Reads of the database file go through a memory map instead of a read() call and a copy into
+  // SQLite's page cache for each page (issue 14.2: a read by id spent about 2 µs of its CPU there).
+  // The mapped pages are the operating system's file cache, shared and given back under pressure;
+  // pages still in the WAL are read as before, so a reader sees exactly what it saw without the map.
+  db.pragma(`mmap_size = ${READER_MMAP_BYTES}`);
   return db;
 }

@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/fixture.ts';
@@ -24,6 +24,30 @@ function fileDatabase(): Database {
 const count = (db: Database): number => db.read((statements) => untracked(statements).get('SELECT count(*) AS n FROM t')?.n as number);
 
 describe('Database', () => {
+  it('reads through a memory map what the writer committed, after the file grows past and shrinks below what was mapped', async () => {
+    const db = fileDatabase();
+    expect(db.read((statements) => statements.connection.pragma('mmap_size', { simple: true }))).toBeGreaterThan(0);
+    const sum = () => db.read((statements) => untracked(statements).get('SELECT count(*) AS n, sum(v) AS s FROM t'));
+    expect(sum()).toEqual({ n: 0, s: null });
+    // Enough rows to move them from the WAL into a file many times the size it had when first read.
+    await db.write((statements) => {
+      for (let i = 1; i <= 20_000; i++) untracked(statements).run('INSERT INTO t (v) VALUES (?)', [i]);
+    });
+    db.checkpoint();
+    expect(sum()).toEqual({ n: 20_000, s: (20_000 * 20_001) / 2 });
+    await db.write((statements) => untracked(statements).run('DELETE FROM t WHERE v > 10'));
+    db.checkpoint();
+    // VACUUM rewrites the file smaller; it cannot run in the writer's setup transaction.
+    const file = db.read((statements) => statements.connection.name);
+    const other = openDatabase(file);
+    const grown = statSync(file).size;
+    other.exec('VACUUM');
+    other.close();
+    db.checkpoint();
+    expect(statSync(file).size).toBeLessThan(grown / 4);
+    expect(sum()).toEqual({ n: 10, s: 55 });
+  });
+
   it('opens in WAL mode with foreign keys on', () => {
     const db = fileDatabase();
     db.setup((connection) => {
