@@ -2,6 +2,7 @@
  * buildApp(options): the fastify instance with every JQL route, without listening. Tests use it with
  * `app.inject`; `index.ts` listens.
  */
+import type { WebSocket, WebSocketServer } from 'ws';
 import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -54,6 +55,8 @@ export interface BuiltApp {
   state: ServerState;
   /** Where it listens; start() sets `loopback` from the address actually bound. */
   listener: Listener;
+  /** The WebSocket connections open now, server side: stream sockets, and a local copy's proxied ones. */
+  webSockets(): ReadonlySet<WebSocket>;
 }
 
 /** Clients seen by the rate limiter at once; the least recently seen are forgotten first. */
@@ -115,8 +118,16 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const plan = (body: JsonValue, credentials: Credentials) => planUpload(state, body, credentials);
   await app.register(jqlPutRoute, { prefix, run, plan, rateLimit: limit, fileStore: state.fileStore, limits: state.ws.limits });
   await app.register(fileRoute, { prefix, authorize: (request) => authorizeFile(state, request), blobPath: (sha256) => state.fileStore.blobPath(sha256) });
-  await registerWebSockets(app);
-  await app.register(streamRoute, { prefix, state, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });
+  // The routes that take WebSocket upgrades (the stream socket, and a local copy's streams through the
+  // copy proxy) share one WebSocket server in a scope of their own: its hooks then run for them only,
+  // not for every POST /jql (issue 14.2).
+  let webSocketServer: WebSocketServer | null = null;
+  await app.register(async (sockets) => {
+    await registerWebSockets(sockets);
+    webSocketServer = sockets.websocketServer;
+    await sockets.register(streamRoute, { prefix, state, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });
+    if (options.clones) await sockets.register(copyProxyRoute, { prefix, identity: state.identity, jobs: options.clones });
+  });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
   if (options.serveConsole !== false) await serveConsole(app, {
     basePath: state.basePath,
@@ -128,10 +139,9 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   if (options.clones) {
     const jobs = options.clones;
     await app.register(cloneRoute, { prefix: state.basePath, identity: state.identity, basePath: state.basePath, jobs });
-    await app.register(copyProxyRoute, { prefix: state.basePath, identity: state.identity, jobs });
     app.addHook('onClose', () => jobs.close());
   }
-  return { app, state, listener };
+  return { app, state, listener, webSockets: () => webSocketServer?.clients ?? new Set() };
 }
 
 /** The routes of the local admin credential, preflights to them included: never CORS (docs/workspace.md). */

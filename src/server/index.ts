@@ -4,6 +4,7 @@
  */
 import { buildApp, type AppOptions } from './app.ts';
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
 import { localAdminToken, retireLocalAdminTokens } from './auth/local-admin.ts';
 import type { ServerState } from './context.ts';
 import { isLoopbackAddress, isLoopbackName, urlHost } from './http/loopback.ts';
@@ -21,6 +22,8 @@ export interface RunningServer {
   port: number;
   app: FastifyInstance;
   state: ServerState;
+  /** The WebSocket connections open now, server side: stream sockets, and a local copy's proxied ones. */
+  webSockets(): ReadonlySet<WebSocket>;
   /**
    * With `localAdmin`: the URL that makes a browser on this machine the local admin
    * (`http://host:port/?key=…`), printed by `serve --local-admin`. It dies with the process.
@@ -47,7 +50,7 @@ export class LocalAdminHostError extends Error {
 export async function start(options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   if (options.localAdmin && !isLoopbackName(host)) throw new LocalAdminHostError(host);
-  const { app, state, listener } = await buildApp({ ...options, host });
+  const { app, state, listener, webSockets } = await buildApp({ ...options, host });
   let token: string | undefined;
   try {
     // No local admin token of an earlier start stays valid, whatever this start's mode.
@@ -68,6 +71,7 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     port,
     app,
     state,
+    webSockets,
     ...(state.localAdmin ? { launchUrl: launchUrl(origin, state.localAdmin), localAdminToken: token } : {}),
     close: () => (closing ??= app.close()),
   };

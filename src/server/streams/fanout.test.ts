@@ -87,7 +87,7 @@ describe('one frame per view', () => {
       socket.pause();
       // Large records fill the kernel's buffers of the paused socket, so its writes stop completing.
       const blurb = 'x'.repeat(64 * 1024);
-      const slowServerSide = [...t.server.app.websocketServer.clients][0]!;
+      const slowServerSide = [...t.server.webSockets()][0]!;
       let total = 0;
       while (slowServerSide.readyState === slowServerSide.OPEN && total < 1000) {
         expect((await t.post(item('create', { name: `big-${total}`, blurb }))).status).toBe(200);

@@ -130,7 +130,7 @@ describe('slow subscribers', () => {
       // Large records fill the kernel's socket buffers, so the server's writes stop completing; write
       // until the server gives up on the socket (how much the kernel buffers varies by machine).
       const blurb = 'x'.repeat(64 * 1024);
-      const serverSide = [...s.server.app.websocketServer.clients][0]!;
+      const serverSide = [...s.server.webSockets()][0]!;
       let total = 0;
       while (serverSide.readyState === serverSide.OPEN && total < 1000) {
         const res = await s.post(item('create', { name: `big-${total}`, blurb }));

@@ -3,7 +3,8 @@
  * cookie, `?token=` or a first `auth` message (browsers cannot set headers on a WebSocket; the
  * message keeps the token out of URLs), hands each socket to a StreamConnection, and pings every
  * socket on a heartbeat: one that has not answered since the last ping is dead and is terminated.
- * An encapsulated plugin; the app registers the WebSocket server once (registerWebSockets).
+ * An encapsulated plugin; the app registers the WebSocket server (registerWebSockets) in the scope of
+ * the routes that take upgrades.
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
@@ -32,7 +33,13 @@ export interface StreamRouteOptions extends StreamOptions {
   allowedOrigins?: readonly string[];
 }
 
-/** The WebSocket server of the app, before the stream route (a root-level capability, like cookies). */
+/**
+ * The WebSocket server, registered once, in the scope of the routes that take upgrades (app.ts):
+ * @fastify/websocket adds an onRequest and an onResponse hook to the scope it is registered in, and at
+ * the root every POST /jql would run both (issue 14.2). Its `upgrade` listener is the HTTP server's, so
+ * an upgrade to any other route still reaches fastify, which answers it over HTTP; app.ts then ends
+ * that socket.
+ */
 export async function registerWebSockets(app: FastifyInstance): Promise<void> {
   // A subscribe message is small; 1 MiB leaves room for large filters.
   await app.register(websocket, {
