@@ -15,9 +15,17 @@ export class StatementCache {
     this.connection = connection;
   }
 
+  /**
+   * The statement asked for last, by its text. Repeated reads of one shape ask for the same string
+   * object each time (a plan keeps its SQL), and comparing it spares the cache's lookup (issue 14.2).
+   */
+  private last: { sql: string; statement: Statement } | null = null;
+
   get(sql: string): Statement {
+    if (this.last !== null && this.last.sql === sql) return this.last.statement;
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.connection.prepare(sql)));
+    this.last = { sql, statement };
     return statement;
   }
 }

@@ -44,10 +44,18 @@ export async function identifyCaller(state: ServerState, shape: RequestShape, cr
   return caller;
 }
 
+/**
+ * snakeKey only lowercases and inserts underscores, and `authentication_class` holds one: only a key
+ * of 19 or 20 characters can name it. The length test spares every other key of every request the
+ * key cache's lookup (issue 14.2); the rule that decides stays snakeKey's.
+ */
+const AUTH_CLASS_KEY_LENGTHS = new Set(['authenticationClass'.length, 'authentication_class'.length]);
+
 function authClassOf(meta: JsonValue | undefined): 'jwt' | 'session' | undefined {
   if (!isPlainObject(meta)) return undefined;
   for (const key in meta) {
     const value = meta[key];
+    if (!AUTH_CLASS_KEY_LENGTHS.has(key.length)) continue;
     if (snakeKey(key) === 'authentication_class' && (value === 'jwt' || value === 'session')) return value;
   }
   return undefined;

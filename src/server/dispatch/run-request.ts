@@ -62,7 +62,8 @@ export function runRequest(state: ServerState, input: RequestInput, log: (error:
 
 /** What one request gathers on its way: its SQL sessions, answer budget, cookies, headers, diagnostics level. */
 class RequestRun {
-  private readonly started = performance.now();
+  /** When the request started, for `time_ms`: only a request that asked for diagnostics reads the clock. */
+  private readonly started: number;
   private readonly sessions: SqlSession[] = [];
   // One budget for the whole answer, whatever number of subqueries share it (docs/protocol.md "Errors").
   private readonly budget: AnswerBudget;
@@ -82,6 +83,8 @@ class RequestRun {
     this.log = log;
     this.budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
     this.infoLevel = diagnosticsLevel(state, input.infoLevel, null);
+    // The level only ever goes from 1 to 2 once the caller is known, never up from 0.
+    this.started = this.infoLevel === 0 ? 0 : performance.now();
   }
 
   private readonly sessionOn = (statements: StatementCache) => (): SqlSession => {
