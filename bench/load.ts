@@ -3,7 +3,8 @@
  * has a core to itself and autocannon the other), started with a bounded wait for its ready line and
  * always stopped. Loopback only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { readFileSync } from 'node:fs';
 import autocannon, { type Request } from 'autocannon';
 
@@ -154,4 +155,23 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * Pins processes to CPU cores with `taskset` (util-linux), when the machine has it and two cores or
+ * more: each server under test on the last core, the benchmark's own process (autocannon) on the
+ * others. Unpinned, the scheduler placed each server process differently, and one JQL process could
+ * run 10% slower than another of the same code for its whole life; pinned, every server gets the same
+ * core. Returns what undoes it (the benchmark's process back on every core), or null when not pinned.
+ */
+export function pinServers(pids: number[]): (() => void) | null {
+  const cores = availableParallelism();
+  if (cores < 2) return null;
+  const taskset = (args: string[]): boolean => spawnSync('taskset', args, { stdio: 'ignore' }).status === 0;
+  const last = String(cores - 1);
+  if (!pids.every((pid) => taskset(['-a', '-p', '-c', last, String(pid)]))) return null;
+  if (!taskset(['-a', '-p', '-c', `0-${cores - 2}`, String(process.pid)])) return null;
+  return () => {
+    taskset(['-a', '-p', '-c', `0-${cores - 1}`, String(process.pid)]);
+  };
 }

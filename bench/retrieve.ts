@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
-import { load, median, freePort, startNode, waitForHttp, type Child, type LoadResult } from './load.ts';
+import { load, median, freePort, pinServers, startNode, waitForHttp, type Child, type LoadResult } from './load.ts';
 import { table, type Section } from './report.ts';
 import { requestFor, type ScenarioName, type Target } from './scenarios.ts';
 import type { BenchData } from './data.ts';
@@ -112,7 +112,7 @@ and \`page\` from 81% to 92% of the GET. Side by side at a fixed 8,000 requests/
 \`/proc\`, 8 alternating rounds), the last step alone took 30.8 to 28.1 µs per request (A/A control
 of the harness: 1.02).
 
-Where the rest goes. Server CPU per request at a fixed 8,000 requests/s, quiet machine: JQL about
+Where the rest went after the second pass. Server CPU per request at a fixed 8,000 requests/s, quiet machine: JQL about
 28 µs, hand-written POST about 25, hand-written GET about 21 (user time 16; system time, the loopback
 \`writev\` of the answer and the reads, is about 5-6 µs for all three): the gap is JavaScript, about
 3 µs over the POST. In process, \`runRequest\` plus the answer's JSON.stringify takes about 5 µs, half
@@ -121,12 +121,35 @@ cache's LRU lookup, the grants check, values binding and request context about 1
 HTTP side: the JSON body's depth scan, the cookie and credential reads, and a larger answer to
 serialize and send (548 bytes against 426: the envelope).
 
-Note on the goals: the hand-written GET takes about 84% of the CPU of the hand-written POST, so JQL at
-80% of the GET's requests per second asks for JQL within about 1 µs of the hand-written POST.
+Third pass (2026-11-25, later). Each step measured side by side at a fixed 8,000 requests/s, the two
+JQL servers' data directories swapped between runs:
+- The read connection maps the database file (\`PRAGMA mmap_size\`, src/server/db/connection.ts): a read
+  by a random id no longer pays a \`pread\` and a copy into SQLite's page cache for each page it misses.
+  About 2.5 µs of CPU per request (30.4 to 27.7, 29.8 to 27.3). This is SQLite's setting, not JQL's
+  pipeline: the hand-written endpoint keeps better-sqlite3's defaults, as a hand-written endpoint would.
+- @fastify/websocket was registered at the root, and its onRequest and onResponse hooks ran for every
+  POST /jql; it now lives in the stream route's own plugin. 30.9 to 27.2 and 32.8 to 27.5 µs.
+- Smaller: the JSON depth check counts brackets with indexOf before it scans (0.24 to 0.07 µs a body),
+  the authentication class is looked for only in keys of its length, the statement cache remembers the
+  statement asked for last, and the clock is read only when diagnostics are asked for.
+- The servers are pinned to one core and autocannon to the other (\`taskset\`). Unpinned, one JQL process
+  could run about 10% slower than another of the same code for its whole life.
 
-Next steps: a shape key that needs no new string per request (a tree of maps over the parsed keys),
-building the envelope's text around the payload's JSON, and for a caller with a Bearer token a small
-cache of verified tokens (today each waits for jose's WebCrypto HMAC, so it takes the async path).`;
+What is left: V8's memory reducer. Between its rounds each server sits idle while the others are
+measured. After a few idle seconds V8 shrinks the JQL server's young generation (in one trace a scavenge
+freed 13 MB before and 3.5 MB after) and, for a workload where almost nothing survives a scavenge,
+grows it back only over minutes. The next rounds of \`one\` in that process ran 5.6 times as many
+scavenges and answered about 20% fewer requests per second (43.9k to 35.5k, then 38.7k). The
+hand-written endpoint's figures did not move that way in any run. Here the
+page scenario, with its rounds at a fixed low rate, runs before \`one\` and brings that state on. A run of
+\`one\` alone (same code, pinned) had JQL at 88% of the GET and 98% of the POST. Started with
+\`--no-memory-reducer\`, the server kept its rate through the same idle gaps; setting the flag at run time
+(\`v8.setFlagsFromString\`) does not help.
+
+Next steps: start \`jql-console serve\` with a floor under the young generation (\`--min-semi-space-size\`)
+or without the memory reducer. That needs a launcher that passes V8 flags to the server's Node, and a
+measure of what it costs an idle desktop app in memory. After that: a shape key that needs no new string
+per request, and a small cache of verified Bearer tokens (a signed-in read still takes the async path).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');
@@ -137,9 +160,16 @@ export async function retrieveBench(data: BenchData, options: RetrieveOptions): 
   const fixedRows: Array<Array<string | number>> = [];
   const ratios: Section['ratios'] = [];
   const notes: string[] = [];
+  let unpin: (() => void) | null = null;
   try {
     json = await startJsonServer(data);
     notes.push(...(await checkSameWork(jql.url, hand.url, json.url)));
+    unpin = pinServers([jql, hand, json].map((child) => child.process.pid as number));
+    notes.push(
+      unpin
+        ? 'Every server process ran on the last CPU core and autocannon on the others (`taskset`), so each server had the same core for the whole run.'
+        : 'Processes were not pinned to cores (no `taskset`, or one core): the scheduler placed them, and figures vary more between runs.',
+    );
     type Local = 'jql' | 'handwritten' | 'handwritten-post';
     const targets: Local[] = ['jql', 'handwritten', 'handwritten-post'];
     const serverOf = (target: Local): Child => (target === 'jql' ? jql : hand);
@@ -192,6 +222,7 @@ export async function retrieveBench(data: BenchData, options: RetrieveOptions): 
       ratios.push({ name: `retrieve ${scenario.name}: JQL / json-server requests per second`, value: j.rps / s.rps, unit: 'x' });
     }
   } finally {
+    unpin?.();
     await Promise.all([jql.stop(), hand.stop(), json?.stop()]);
   }
   let profileText = '';
@@ -202,7 +233,7 @@ export async function retrieveBench(data: BenchData, options: RetrieveOptions): 
   const body = [
     SCENARIOS.map((s) => `- \`${s.name}\`: ${s.label}`).join('\n'),
     '',
-    `autocannon, ${options.connections} connections, ${options.durationS} s per run after a 1 s warm-up; the JQL server and the hand-written endpoint (as GET, and as POST with a JSON body like JQL's) take turns for ${options.rounds} rounds (medians; every round's figure listed; the ratios are medians of each round's ratio), json-server one run. Each server is its own process; autocannon runs in the benchmark's process, so the two share the machine's 2 cores. "CPU µs/request" is the server process's user + system time divided by the requests it answered: unlike requests per second, it does not depend on whether the server or the load generator was the bottleneck.`,
+    `autocannon, ${options.connections} connections, ${options.durationS} s per run after a 1 s warm-up; the JQL server and the hand-written endpoint (as GET, and as POST with a JSON body like JQL's) take turns for ${options.rounds} rounds (medians; every round's figure listed; the ratios are medians of each round's ratio), json-server one run. Each server is its own process; autocannon runs in the benchmark's process, so the two share the machine's 2 cores (pinned apart where \`taskset\` exists; see below). "CPU µs/request" is the server process's user + system time divided by the requests it answered: unlike requests per second, it does not depend on whether the server or the load generator was the bottleneck.`,
     '',
     table(['scenario', 'server', 'req/s (median)', 'req/s per round', 'CPU µs/request', 'p50 ms', 'p99 ms'], rows),
     '',
