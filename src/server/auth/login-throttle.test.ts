@@ -1,22 +1,16 @@
 // Issue 15 point 7 (docs/protocol.md "Authentication"): after 5 failed logins for one username from one client within 15
 // minutes, further logins for that pair are 429 rate_limited with Retry-After, even with the right
 // password; other usernames and other clients are not affected.
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { start, type RunningServer } from '../index.ts';
-import { tempDir } from '../testing/fixture.ts';
+import type { RunningServer } from '../index.ts';
+import { startServer } from '../testing/fixture.ts';
 import { LoginThrottle } from './login-throttle.ts';
 
 let server: RunningServer;
-let dataDir: string;
 beforeAll(async () => {
-  dataDir = tempDir();
-  server = await start({ dataDir, port: 0, env: {} });
+  server = await startServer();
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 const loginBody = (username: string, password: string) => JSON.stringify({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username, password });
 

@@ -1,23 +1,17 @@
 // The WebSocket server lives in the stream route's own plugin (its hooks cost every POST /jql
 // otherwise): an upgrade asked of any other route must still get an HTTP answer, and its socket must
 // not stay open afterwards, and `/jql-streams` must still upgrade.
-import { rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { start, type RunningServer } from '../index.ts';
-import { tempDir } from '../testing/fixture.ts';
+import type { RunningServer } from '../index.ts';
+import { startServer } from '../testing/fixture.ts';
 
 let server: RunningServer;
-let dataDir: string;
 beforeAll(async () => {
-  dataDir = tempDir();
-  server = await start({ dataDir, port: 0, env: {} });
+  server = await startServer();
 });
-afterAll(async () => {
-  await server.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
 /** Sends an upgrade request for `path` on a raw socket: the status line, and whether the server closed it. */
 function upgradeOn(path: string): Promise<{ status: string; closedByServer: boolean }> {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll } from 'vitest';
 import { buildApp, type AppOptions } from '../app.ts';
+import { start, type RunningServer, type StartOptions } from '../index.ts';
 import type { ServerState } from '../context.ts';
 
 export interface TestApp {
@@ -35,6 +36,11 @@ export function tempDir(prefix = 'jql-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   madeHere.add(dir);
   return dir;
+}
+
+/** The server, listening on a free loopback port over a fresh data directory (removed when the test file ends): close it in afterAll. */
+export function startServer(options: Partial<StartOptions> = {}): Promise<RunningServer> {
+  return start({ env: {}, port: 0, ...options, dataDir: options.dataDir ?? tempDir() });
 }
 
 export function writeWorkspace(workspace: unknown, dir = tempDir('jql-ws-')): string {
