@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { consoleUrl, ensureRenderer, findChromium, waitForConsole } from './console-page.ts';
-import { median, startNode, type Child } from './load.ts';
+import { median, startJqlCommand, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
 
 const TITLE = 'Console: opening';
@@ -149,7 +149,7 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
   let server: Child | null = null;
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
   try {
-    server = await startNode(['bin/jql-console.mjs', 'serve', '--data', dataDir, '--port', '0', '--local-admin'], /listening on (http\S+)/);
+    server = await startJqlCommand(['serve', '--data', dataDir, '--port', '0', '--local-admin'], /listening on (http\S+)/);
     const url = await consoleUrl(server);
     // One load to warm the server's and the OS's file caches, which a user's second start has too.
     await firstAnswer(browser, url);

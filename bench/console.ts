@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { consoleUrl, ensureRenderer, findChromium, heapMiB, waitForConsole } from './console-page.ts';
 import { BENCH_WORKSPACE, type BenchData } from './data.ts';
-import { startNode, type Child } from './load.ts';
+import { startJqlCommand, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
 
 const RECORDS = 100_000;
@@ -46,7 +46,7 @@ export async function consoleBench(data: BenchData): Promise<Section> {
   let server: Child | null = null;
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
   try {
-    server = await startNode(['bin/jql-console.mjs', 'serve', '--workspace', workspace, '--data', data.dataDir, '--port', '0', '--production', '--local-admin'], /listening on (http\S+)/);
+    server = await startJqlCommand(['serve', '--workspace', workspace, '--data', data.dataDir, '--port', '0', '--production', '--local-admin'], /listening on (http\S+)/);
     // The server's own share: the same query over plain HTTP.
     const started = performance.now();
     const direct = await fetch(`${server.url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(QUERY) });

@@ -15,7 +15,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
 import { resolveChromium, type ChromiumChoice } from '../scripts/chromium/resolve-chromium.ts';
-import { startNode, type Child } from './load.ts';
+import { startJqlCommand, startNode, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
 
 const TITLE = 'Console against a hostile server';
@@ -125,7 +125,7 @@ export async function hostileBench(): Promise<Section> {
   const hostile = await startNode(['bench/servers/hostile.ts'], /listening (http\S+)/);
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
   try {
-    server = await startNode(['bin/jql-console.mjs', 'serve', '--data', dataDir, '--port', '0', '--local-admin'], /listening on (http\S+)/);
+    server = await startJqlCommand(['serve', '--data', dataDir, '--port', '0', '--local-admin'], /listening on (http\S+)/);
     const floodPage = await browser.newPage({ viewport: { width: 1440, height: 860 } });
     const typing = await typingDuringFlood(floodPage, server.url, hostile);
     // The flood must not go on behind the next measure.

@@ -158,6 +158,19 @@ export function median(values: number[]): number {
 }
 
 /**
+ * The Node flags the `jql-console` command starts with (its `#!/usr/bin/env -S node …` line): the
+ * benchmarks start the server as the command does.
+ */
+export const JQL_NODE_FLAGS: string[] = (/^#!\S*env -S node(.*)$/m.exec(readFileSync(new URL('../bin/jql-console.mjs', import.meta.url), 'utf8').split('\n')[0] ?? '')?.[1] ?? '')
+  .split(' ')
+  .filter((flag) => flag !== '');
+
+/** `jql-console ARGS...` as the command starts (its Node flags included), as a child of the benchmark. */
+export function startJqlCommand(args: string[], ready: RegExp, options: Parameters<typeof startNode>[2] = {}): Promise<Child> {
+  return startNode(['bin/jql-console.mjs', ...args], ready, { ...options, nodeArgs: [...JQL_NODE_FLAGS, ...(options.nodeArgs ?? [])] });
+}
+
+/**
  * Pins processes to CPU cores with `taskset` (util-linux), when the machine has it and two cores or
  * more: each server under test on the last core, the benchmark's own process (autocannon) on the
  * others. Unpinned, the scheduler placed each server process differently, and one JQL process could

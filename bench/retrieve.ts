@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
-import { load, median, freePort, pinServers, startNode, waitForHttp, type Child, type LoadResult } from './load.ts';
+import { load, median, freePort, pinServers, startJqlCommand, startNode, waitForHttp, type Child, type LoadResult } from './load.ts';
 import { table, type Section } from './report.ts';
 import { requestFor, type ScenarioName, type Target } from './scenarios.ts';
 import type { BenchData } from './data.ts';
@@ -28,7 +28,7 @@ const SCENARIOS: Array<{ name: ScenarioName; label: string }> = [
 const BENCH_ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 
 export function startJql(data: BenchData, nodeArgs: string[] = []): Promise<Child> {
-  return startNode(['bin/jql-console.mjs', 'serve', '--workspace', data.workspace, '--data', data.dataDir, '--port', '0', '--production'], /listening on (http\S+)/, {
+  return startJqlCommand(['serve', '--workspace', data.workspace, '--data', data.dataDir, '--port', '0', '--production'], /listening on (http\S+)/, {
     nodeArgs,
     env: { JQL_ADMIN: `${BENCH_ADMIN.username}:${BENCH_ADMIN.password}` },
   });
@@ -135,21 +135,19 @@ JQL servers' data directories swapped between runs:
 - The servers are pinned to one core and autocannon to the other (\`taskset\`). Unpinned, one JQL process
   could run about 10% slower than another of the same code for its whole life.
 
-What is left: V8's memory reducer. Between its rounds each server sits idle while the others are
-measured. After a few idle seconds V8 shrinks the JQL server's young generation (in one trace a scavenge
-freed 13 MB before and 3.5 MB after) and, for a workload where almost nothing survives a scavenge,
-grows it back only over minutes. The next rounds of \`one\` in that process ran 5.6 times as many
-scavenges and answered about 20% fewer requests per second (43.9k to 35.5k, then 38.7k). The
-hand-written endpoint's figures did not move that way in any run. Here the
-page scenario, with its rounds at a fixed low rate, runs before \`one\` and brings that state on. A run of
-\`one\` alone (same code, pinned) had JQL at 88% of the GET and 98% of the POST. Started with
-\`--no-memory-reducer\`, the server kept its rate through the same idle gaps; setting the flag at run time
-(\`v8.setFlagsFromString\`) does not help.
+V8's memory reducer. Between its rounds each server sits idle while the others are measured. After a
+few idle seconds V8 shrank the JQL server's young generation (in one trace a scavenge freed 13 MB
+before and 3.5 MB after) and, for a workload where almost nothing survives a scavenge, grew it back
+only over minutes: the next rounds of \`one\` ran 5.6 times as many scavenges and answered about 20%
+fewer requests per second (43.9k to 35.5k, then 38.7k). The page scenario, with its rounds at a fixed
+low rate, runs before \`one\` and brought that state on: with it this run measured 73% / 82% of the
+GET / POST, a run of \`one\` alone 88% / 98%. The \`jql-console\` command now starts Node with
+\`--no-memory-reducer\` (its \`#!\` line, and \`npm run serve\`; the benchmark starts the server with the
+same flags): the heap stays at the size the last burst needed, about 25 MB more resident memory while
+idle. Setting the flag from inside the process (\`v8.setFlagsFromString\`) does not help.
 
-Next steps: start \`jql-console serve\` with a floor under the young generation (\`--min-semi-space-size\`)
-or without the memory reducer. That needs a launcher that passes V8 flags to the server's Node, and a
-measure of what it costs an idle desktop app in memory. After that: a shape key that needs no new string
-per request, and a small cache of verified Bearer tokens (a signed-in read still takes the async path).`;
+Next steps: a shape key that needs no new string per request, and a small cache of verified Bearer
+tokens (a signed-in read still takes the async path).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
-import { cpuMs, median, startNode, type Child } from './load.ts';
+import { cpuMs, median, startJqlCommand, startNode, type Child } from './load.ts';
 import { summarize } from './profile-summary.ts';
 import { table, type Section } from './report.ts';
 
@@ -224,7 +224,7 @@ export async function streamsBench(scratch: string, options: StreamsOptions): Pr
   const profileDir = join(dir, 'profiles');
   const servers: Partial<Record<ServerName, Child>> = {};
   try {
-    const jql = (servers.jql = await startNode(['bin/jql-console.mjs', 'serve', '--workspace', workspace, '--data', join(dir, 'data'), '--port', '0', '--production'], /listening on (http\S+)/, {
+    const jql = (servers.jql = await startJqlCommand(['serve', '--workspace', workspace, '--data', join(dir, 'data'), '--port', '0', '--production'], /listening on (http\S+)/, {
       nodeArgs: options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     }));
     const bare = (servers.bare = await startNode(['bench/servers/bare-broadcast.ts'], /listening on (http\S+)/));

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { startNode, type Child } from './load.ts';
+import { startJqlCommand, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
 import type { BenchData } from './data.ts';
 
@@ -79,7 +79,7 @@ export async function uploadsBench(data: BenchData, options: { bytes: number }):
   await writeSource(source, options.bytes);
   let server: Child | null = null;
   try {
-    server = await startNode(['bin/jql-console.mjs', 'serve', '--workspace', workspace, '--data', join(dir, 'data'), '--port', '0', '--production'], /listening on (http\S+)/);
+    server = await startJqlCommand(['serve', '--workspace', workspace, '--data', join(dir, 'data'), '--port', '0', '--production'], /listening on (http\S+)/);
     const pid = server.process.pid as number;
     // Warm the route up with a small file so the baseline includes the multipart machinery.
     const small = join(dir, 'small.bin');

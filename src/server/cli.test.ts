@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptionsWithStdioTuple } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LIBRARY_WORKSPACE, tempDir, writeWorkspace } from './testing/fixture.ts';
@@ -12,8 +12,12 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-function run(args: string[], env: Record<string, string> = {}, stdin?: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+/** `jql-console ARGS` under this Node; `asCommand` runs the file itself, as npx does, through its `#!` line. */
+function run(args: string[], env: Record<string, string> = {}, stdin?: string, asCommand = false) {
+  // As a command, `env` finds `node` on the PATH: this Node's folder first, as npm and npx put it.
+  const path = asCommand ? { PATH: `${dirname(process.execPath)}${delimiter}${process.env.PATH ?? ''}` } : {};
+  const options: SpawnOptionsWithStdioTuple<'pipe', 'pipe', 'pipe'> = { env: { ...process.env, ...env, ...path }, stdio: ['pipe', 'pipe', 'pipe'] };
+  const child = asCommand ? spawn(BIN, args, options) : spawn(process.execPath, [BIN, ...args], options);
   children.push(child);
   let stdout = '';
   let stderr = '';
@@ -53,6 +57,17 @@ describe('jql-console serve', () => {
     expect(res.body.__extras__.filtered).toBeGreaterThanOrEqual(300);
     const health = await fetch(`${url}/healthz`);
     expect(await health.json()).toMatchObject({ status: 'ok' });
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  });
+
+  it('runs, as the command and as `npm run serve`, on a Node without the memory reducer that would shrink its heap when idle', async () => {
+    const server = run(['serve', '--port', '0', '--data', tempDir()], {}, undefined, true);
+    await server.ready;
+    const commandLine = execFileSync('ps', ['-o', 'args=', '-p', String(server.child.pid)], { encoding: 'utf8' });
+    expect(commandLine).toMatch(/node --no-memory-reducer \S*jql-console\.mjs serve/);
+    const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts as Record<string, string>;
+    expect(scripts.serve).toBe('node --no-memory-reducer bin/jql-console.mjs serve');
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   });
