@@ -19,13 +19,16 @@ export class StatementCache {
    * The statement asked for last, by its text. Repeated reads of one shape ask for the same string
    * object each time (a plan keeps its SQL), and comparing it spares the cache's lookup (issue 14.2).
    */
-  private last: { sql: string; statement: Statement } | null = null;
+  private lastSql: string | null = null;
+  private lastStatement: Statement | null = null;
 
   get(sql: string): Statement {
-    if (this.last !== null && this.last.sql === sql) return this.last.statement;
+    if (sql === this.lastSql && this.lastStatement !== null) return this.lastStatement;
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.connection.prepare(sql)));
-    this.last = { sql, statement };
+    // Two fields, not an object: statements that alternate (a page and its count) allocate nothing.
+    this.lastSql = sql;
+    this.lastStatement = statement;
     return statement;
   }
 }
