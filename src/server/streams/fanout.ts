@@ -37,9 +37,23 @@ export class EventDelivery {
     return passes;
   }
 
+  /** The frame asked for last: the subscribers of one view, one after another, skip the two lookups. */
+  private lastKey: string | null = null;
+  private lastId: string | null = null;
+  private lastFrame: OutgoingFrame | null = null;
+
   /** The frame of the event for subscription `id` seeing it through `view` (null: a custom event). */
   frame(id: string, view: RecordView | null): OutgoingFrame | null {
     const key = view === null ? CUSTOM : view.key;
+    if (key === this.lastKey && id === this.lastId) return this.lastFrame;
+    const frame = this.lookup(id, key, view);
+    this.lastKey = key;
+    this.lastId = id;
+    this.lastFrame = frame;
+    return frame;
+  }
+
+  private lookup(id: string, key: string, view: RecordView | null): OutgoingFrame | null {
     let byId = this.frames.get(key);
     if (byId === undefined) this.frames.set(key, (byId = new Map()));
     let frame = byId.get(id);
