@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { untracked } from '../db/sql-session.ts';
 import { testApp, type TestApp } from '../testing/fixture.ts';
+import { EventLog } from './event-log.ts';
 import { ADMIN, ADMIN_ENV, item, writeStreamsWorkspace } from '../testing/streams-workspace.ts';
 
 let t: TestApp;
@@ -58,5 +59,20 @@ describe('the event log', () => {
     const kept = rows();
     expect(kept).toHaveLength(5);
     expect(kept.map((r) => JSON.parse(r.payload).row.name)).toEqual(['n3', 'n4', 'n5', 'n6', 'n7']);
+  });
+
+  it('reads at most the limit asked for, oldest first, and takes only a positive whole number as one', async () => {
+    for (let i = 0; i < 4; i++) await t.post(item('create', { name: `r${i}` }));
+    const log = new EventLog(t.state.ws);
+    const all = rows();
+    const from = (all[0] as Row).seq - 1;
+    const upTo = (all.at(-1) as Row).seq;
+    expect(log.read(writer(), from, upTo, 2).map((e) => e.seq)).toEqual(all.slice(0, 2).map((r) => r.seq));
+    expect(log.read(writer(), from, upTo, 100, 'shop.Item').map((e) => e.seq)).toEqual(all.map((r) => r.seq));
+    // The limit is written into the statement's text: nothing but a whole number may get there.
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1; DROP TABLE jql_events' as unknown as number]) {
+      expect(() => log.read(writer(), from, upTo, bad)).toThrow(RangeError);
+    }
+    expect(rows()).toHaveLength(all.length);
   });
 });
