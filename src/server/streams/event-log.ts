@@ -9,6 +9,7 @@
  */
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import type { MutationSink } from '../context.ts';
+import { limitLiteral } from '../db/limit-literal.ts';
 import type { SqlRunner } from '../db/sql-session.ts';
 import { DOCUMENTS_TABLE } from '../processors/nosql/tables.ts';
 import { quote } from '../query/paths.ts';
@@ -81,13 +82,11 @@ export class EventLog {
 
   /** Events with `after < seq <= upTo` in order, optionally of one namespace, at most `limit`. */
   read(sql: SqlRunner, after: number, upTo: number, limit: number, namespace?: string): LoggedEvent[] {
-    // The limit is written into the text: SQLite prepares a statement again each time its LIMIT
-    // parameter is bound (about 8 µs a read here), and the limits are a few numbers of the server's own.
     if (!Number.isSafeInteger(limit) || limit < 1) throw new RangeError(`An event log read takes a positive whole limit, not ${limit}`);
     const rows =
       namespace === undefined
-        ? sql.all(`SELECT ${COLUMNS} FROM jql_events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ${limit}`, [after, upTo])
-        : sql.all(`SELECT ${COLUMNS} FROM jql_events WHERE namespace = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ${limit}`, [namespace, after, upTo]);
+        ? sql.all(`SELECT ${COLUMNS} FROM jql_events WHERE seq > ? AND seq <= ? ORDER BY seq ${limitLiteral(limit)}`, [after, upTo])
+        : sql.all(`SELECT ${COLUMNS} FROM jql_events WHERE namespace = ? AND seq > ? AND seq <= ? ORDER BY seq ${limitLiteral(limit)}`, [namespace, after, upTo]);
     return (rows as unknown as EventRow[]).map(toLoggedEvent);
   }
 
