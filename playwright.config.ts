@@ -72,6 +72,8 @@ export default defineConfig({
     storageState: process.env.JQL_E2E_STATE,
     viewport: { width: 1440, height: 860 },
     launchOptions: chromiumLaunchOptions,
+    // An action that cannot happen fails on its own step, instead of the whole test timing out.
+    actionTimeout: 20_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -91,10 +91,16 @@ const TICKS_PER_SECOND = 100;
 
 /** CPU time (user + system) of a process so far, in milliseconds, from /proc (Linux). */
 export function cpuMs(pid: number): number | null {
+  const split = cpuSplitMs(pid);
+  return split === null ? null : split.user + split.system;
+}
+
+/** A process's CPU time so far in user space and in the kernel, in milliseconds, from /proc (Linux). */
+export function cpuSplitMs(pid: number): { user: number; system: number } | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     // After the command: state is field 3, utime 14 and stime 15 (1-based) of the whole line.
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return { user: (Number(fields[11]) * 1000) / TICKS_PER_SECOND, system: (Number(fields[12]) * 1000) / TICKS_PER_SECOND };
   } catch {
     return null;
   }

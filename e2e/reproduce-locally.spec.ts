@@ -21,8 +21,10 @@ const QUERY = {
 test('reproduces a remote tab locally and the diff shows no change', async ({ app, page, remoteServer }) => {
   const reproduce = new ReproducePage(page);
   const diff = new DiffPage(page);
+  // Every body the page received whole. (A response still arriving, or cut off, has no body to ask
+  // Playwright for: asking would wait for it for the rest of the test.)
   const answers: Array<Promise<string>> = [];
-  page.on('response', (response) => answers.push(response.text().catch(() => '')));
+  page.on('requestfinished', (request) => answers.push(request.response().then((response) => (response ? response.text() : '')).catch(() => '')));
   const toCopy: Array<{ url: string; authorization: string | undefined }> = [];
   page.on('request', (request) => {
     if (request.url().includes('/local/copies/')) toCopy.push({ url: request.url(), authorization: request.headers().authorization });
