@@ -146,8 +146,30 @@ GET / POST, a run of \`one\` alone 88% / 98%. The \`jql-console\` command now st
 same flags): the heap stays at the size the last burst needed, about 25 MB more resident memory while
 idle. Setting the flag from inside the process (\`v8.setFlagsFromString\`) does not help.
 
-Next steps: a shape key that needs no new string per request, and a small cache of verified Bearer
-tokens (a signed-in read still takes the async path).`;
+Fourth pass (2026-11-25, evening): the filtered page, at its goal's edge (89-90% of the GET in the
+last full runs, 91-93% before the memory map). Each tried side by side (two JQL servers, data
+directories swapped, pinned, CPU per request at a fixed rate):
+- The read connection's memory map against a 64 MiB page cache and no map: the page went from 88% to
+  92% of the GET, and the read by id from 87% to 82% (a full \`--only=retrieve\` run with the cache:
+  page 91%, read by id 80%, that goal's edge instead). Alone in one process, without HTTP, the three
+  (SQLite's default, the map, the cache) read the page and its count in the same time, with or
+  without frames in the WAL, and the map and the cache read by id alike (2.0 µs, the default 2.9).
+  So the map stays: it also keeps its pages across commits, which empty a reader's page cache.
+- A young generation of 64 MiB (\`--max-semi-space-size\`): 2% less CPU on the page, none on the read
+  by id; not worth its resident memory.
+- The page's LIMIT written into the text instead of bound: no difference (it did matter for the event
+  log's read of a range of rowids: 9 µs against 1.7 µs, now written in; src/server/db/limit-literal.ts).
+What is left between the page and the GET is about 50 µs of the 500 each request costs, 400 of which
+is SQLite in both. A measured part: the JQL server reads the page's rows one by one so that
+\`limits.maxAnswerBytes\` can stop a read before it holds too much (src/server/query/answer-budget.ts),
+and better-sqlite3's \`iterate()\` costs about 7 µs more than \`all()\` for 20 rows. The rest is spread
+over the envelope, the plan's binding and the reply, none over 2% of a profile.
+
+Next steps: for the page, read with \`all()\` when the page's limit and the workspace's
+\`maxValueBytes\` prove the rows cannot pass the answer budget (they cannot prove it for a model with
+text columns, like this one, so this helps narrower models only); a shape key that needs no new string
+per request, and a small cache of verified Bearer tokens (a signed-in read still takes the async
+path).`;
 
 export async function retrieveBench(data: BenchData, options: RetrieveOptions): Promise<Section> {
   const profileDir = join(data.dir, 'profiles');
