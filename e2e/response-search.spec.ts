@@ -57,10 +57,11 @@ test('Ctrl/Cmd+F searches the table, the tree and the raw body, and brings each 
   // Raw: coloured as JSON, the match marked and scrolled to in the 300 records' text.
   await app.view('Raw').click();
   await expect(app.searchCount).toHaveText('1 of 1');
-  expect((await highlight(page, 'raw-key')).length).toBeGreaterThan(300);
-  expect(await highlight(page, 'raw-string')).toContain('"open"');
-  expect(await highlight(page, 'search-current')).toEqual(['#250']);
-  const inView = await page.evaluate(() => {
+  // The colours and the mark are set after the text is drawn: wait for them, as a person would see them come.
+  await expect.poll(async () => (await highlight(page, 'raw-key')).length).toBeGreaterThan(300);
+  await expect.poll(() => highlight(page, 'raw-string')).toContain('"open"');
+  await expect.poll(() => highlight(page, 'search-current')).toEqual(['#250']);
+  const inView = () => page.evaluate(() => {
     const g = globalThis as unknown as {
       CSS: { highlights: Map<string, Set<{ getBoundingClientRect(): { top: number; bottom: number } }>> };
       document: { querySelector(s: string): { getBoundingClientRect(): { top: number; bottom: number } } };
@@ -70,7 +71,7 @@ test('Ctrl/Cmd+F searches the table, the tree and the raw body, and brings each 
     const view = g.document.querySelector('[data-testid="raw-body"]').getBoundingClientRect();
     return box.top >= view.top && box.bottom <= view.bottom;
   });
-  expect(inView).toBe(true);
+  await expect.poll(inView).toBe(true);
 
   // Escape closes the bar and takes the marks away; the text stays the body as sent.
   await app.responseSearchInput.press('Escape');
