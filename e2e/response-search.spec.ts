@@ -76,7 +76,7 @@ test('Ctrl/Cmd+F searches the table, the tree and the raw body, and brings each 
   // Escape closes the bar and takes the marks away; the text stays the body as sent.
   await app.responseSearchInput.press('Escape');
   await expect(app.responseSearch).toBeHidden();
-  expect(await highlight(page, 'search-current')).toEqual([]);
+  await expect.poll(() => highlight(page, 'search-current')).toEqual([]);
   expect(JSON.parse(await app.rawBody.innerText()).__payload__).toHaveLength(300);
 });
 
