@@ -77,6 +77,29 @@ describe('FrameWriter', () => {
     expect(wakes).toBeGreaterThan(wakesBefore);
   });
 
+  it('counts nothing and wakes its owner when a socket holding frames is destroyed, and writes nothing more to it', async () => {
+    const { raw, peer } = await socketPair();
+    peer.pause();
+    let wakes = 0;
+    const writer = new FrameWriter(fakeWebSocket(), raw, () => (wakes += 1));
+    const frame = textFrame(JSON.stringify({ big: 'x'.repeat(1024 * 1024) }));
+    for (let i = 0; i < 16 && raw.writableLength === 0; i++) {
+      writer.write(frame);
+      await turn();
+    }
+    expect(raw.writableLength).toBeGreaterThan(0);
+    expect(writer.outstanding).toBeGreaterThan(0);
+    const wakesBefore = wakes;
+    raw.destroy();
+    await turn();
+    expect(writer.outstanding).toBe(0);
+    expect(wakes).toBeGreaterThan(wakesBefore);
+    // Frames handed over after that are dropped, not written to the destroyed socket (which would throw or emit 'error').
+    writer.write(frame);
+    writer.flush();
+    expect(writer.outstanding).toBe(0);
+  });
+
   it('counts the frames it holds for the round, and none once the kernel took them', async () => {
     const { raw, peer } = await socketPair();
     let wakes = 0;
