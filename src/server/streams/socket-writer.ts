@@ -13,7 +13,8 @@
  * `outstanding` counts the frames handed over and not yet written out to the kernel: the connection
  * closes a subscriber that falls too far behind (4008). It is worked out when asked, from the bytes the
  * socket still holds (`writableLength`), not from a callback per write: a callback costs every socket
- * a closure and a tick of its own on each round, about a twentieth of the fan-out's CPU (issue 14.1).
+ * a closure and a tick of its own on each round (issue 14.1; with the allocations below, 12% of the
+ * fan-out's CPU per delivery, measured side by side).
  * Only a round the kernel did not take at once queues an empty write behind it, whose callback says
  * when the socket has caught up (the connection's replay waits on that).
  */
@@ -30,8 +31,8 @@ const MIN_INTERVAL_MS = 5;
 
 /**
  * Writers holding frames for the next round, each once, in two arrays that take turns and keep their
- * capacity: a round of a thousand sockets allocates no array (issue 14.1: the fan-out's garbage was a
- * tenth of its CPU).
+ * capacity: a round of a thousand sockets allocates no array (issue 14.1: garbage collection was 7.6%
+ * of the fan-out's CPU in a `perf` profile, against 2.3% for the bare broadcast).
  */
 let due: Array<FrameWriter | null> = [];
 let dueCount = 0;
