@@ -11,6 +11,7 @@
  */
 import type { Row, RowMeter } from '../db/sql-session.ts';
 import { fail } from '../errors.ts';
+import type { FieldDef } from '../workspace/types.ts';
 
 export class AnswerBudget implements RowMeter {
   readonly max: number;
@@ -19,6 +20,11 @@ export class AnswerBudget implements RowMeter {
 
   constructor(max: number) {
     this.max = max;
+  }
+
+  /** Whether rows that weigh at most `bytes` fit in what is left, so that reading them cannot be refused. */
+  hasRoomFor(bytes: number): boolean {
+    return this.used + bytes <= this.max;
   }
 
   charge(row: Row): void {
@@ -41,4 +47,47 @@ export function rowBytes(row: Row): number {
     else bytes += 8;
   }
   return bytes;
+}
+
+/** What rowBytes counts for a number (integer, number, boolean, ref) and at most for a null. */
+const NUMBER_BYTES = 8;
+/** A stored date (`YYYY-MM-DD`) or date-time (`2026-01-01T08:00:00.000Z`), with room to spare. */
+const DATE_BYTES = 32;
+
+/**
+ * The most rowBytes can count for a row of `columns`, for values the server stored: a string, text,
+ * json or file value holds at most limits.maxValueBytes (a string's choices or maxLength bound it
+ * lower), a date or date-time has its one stored form, a number counts 8. A value that reached the
+ * database another way (another program writing the file, a maxValueBytes lowered after it was
+ * written) can be larger: a read that relied on this bound then holds its rows before the budget
+ * refuses them, as many as the statement's LIMIT, and answers payload_too_large all the same.
+ */
+export function rowBytesAtMost(columns: readonly FieldDef[], maxValueBytes: number): number {
+  let bytes = 2;
+  for (const field of columns) bytes += field.column.length + 4 + Math.max(4, valueBytesAtMost(field, maxValueBytes));
+  return bytes;
+}
+
+function valueBytesAtMost(field: FieldDef, maxValueBytes: number): number {
+  switch (field.type) {
+    case 'integer':
+    case 'number':
+    case 'boolean':
+    case 'ref':
+      return NUMBER_BYTES;
+    case 'date':
+    case 'datetime':
+      return DATE_BYTES;
+    case 'string': {
+      let most = maxValueBytes;
+      // A choice is stored as it is written; a character is at most two UTF-16 units.
+      if (field.choices) most = Math.min(most, Math.max(0, ...field.choices.map((choice) => (typeof choice === 'string' ? choice.length : maxValueBytes))));
+      if (field.maxLength !== undefined) most = Math.min(most, 2 * field.maxLength);
+      return most;
+    }
+    case 'text':
+    case 'json':
+    case 'file':
+      return maxValueBytes;
+  }
 }

@@ -8,6 +8,7 @@ import { extrasOfHit } from '../../cache/answer-cache.ts';
 import { cacheKeyOf } from '../../cache/cache-key.ts';
 import type { FileSlot, ProcessorOutput, QueryPlan, RequestContext, Scopes } from '../../context.ts';
 import type { Row, SqlParam } from '../../db/sql-session.ts';
+import { rowBytesAtMost } from '../../query/answer-budget.ts';
 import { ErrorList, fail, invalidRequest, type ErrorPath } from '../../errors.ts';
 import { JoinSet, rootFrom } from '../../query/joins.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
@@ -81,9 +82,12 @@ function compilePage(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, dat
   const from = joins.from();
   const pageSql = `SELECT ${selectList(selection)} ${from.sql} ${where.sql} ${order} LIMIT ? OFFSET ?`;
   const countSql = `SELECT count(*) AS n ${countFrom.sql} ${where.sql}`;
+  // What a page row can weigh, by the workspace's limits: a short page is read in one call when its
+  // rows cannot pass what is left of the answer budget (db/sql-session.ts).
+  const rowMost = rowBytesAtMost(selection.columns, ctx.state.ws.limits.maxValueBytes);
   const run = (ctx: RequestContext, values: PlanValues, bound: Pick<Where, 'params'> = where) => {
     const { limit, offset, notices } = paging(ctx, values);
-    const rows = limit === 0 ? [] : ctx.sql.all(pageSql, [...from.params, ...bound.params, limit, offset]);
+    const rows = limit === 0 ? [] : ctx.sql.all(pageSql, [...from.params, ...bound.params, limit, offset], limit * rowMost);
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
     const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(countSql, [...countFrom.params, ...bound.params])?.n as number);
