@@ -12,7 +12,7 @@ export type Row = Record<string, unknown>;
 /**
  * Counts the rows a request reads as they come (query/answer-budget.ts); throws to stop the read.
  * A metered session reads row by row instead of all at once, so it never holds more than one row past
- * the bound.
+ * the bound; only rows the workspace's limits prove cannot pass what is left are read at once.
  */
 export interface RowMeter {
   /** Whether rows that weigh at most `bytes` fit in what is left, so that reading them cannot be refused. */
@@ -58,13 +58,13 @@ export class SqlSession implements SqlRunner {
     return (this.bookkeeping ??= untracked(this.statements));
   }
 
-  // The untraced path calls the statement directly: these run on every request, and a closure per
-  // statement is measurable there.
   /**
    * All rows of a statement. `weighsAtMost`: what its rows can weigh at most as the answer budget
    * counts them (query/answer-budget.ts rowBytesAtMost times the statement's LIMIT), when the caller knows.
    */
   all(sql: string, params: SqlParam[] = [], weighsAtMost?: number): Row[] {
+    // The untraced path calls the statement directly: these run on every request, and a closure per
+    // statement is measurable there.
     this.queries += 1;
     if (this.meter) {
       if (this.traces) return this.traced(sql, params, (statement) => this.metered(statement, params, weighsAtMost));
