@@ -35,6 +35,16 @@ const WORKSPACE = {
           search: [],
           permissions: anyone,
         },
+        // Read by anonymous callers through a row scope, and pointing at the large items.
+        Note: {
+          fields: {
+            body: { type: 'text', null: true },
+            kind: { type: 'string', choices: ['open', 'hidden'], default: 'open' },
+            item: { type: 'ref', to: 'shop.Item', null: true },
+          },
+          search: [],
+          permissions: { ...anyone, scope: { anyone: { kind: 'open' } } },
+        },
       },
     },
   },
@@ -59,6 +69,14 @@ beforeAll(async () => {
   };
   const made = await t.post(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`q${i}`, largest])));
   expect(Object.values(made.body.__payload__).every((answer: any) => answer.errors === null), JSON.stringify(made.body).slice(0, 500)).toBe(true);
+  // 40 notes of 1 KiB, each pointing at its own item; then every other one is moved out of the
+  // anonymous scope (which the anonymous caller could not do itself).
+  const notes = Object.fromEntries(
+    Array.from({ length: 40 }, (_, i) => [`n${i}`, { __meta__: { namespace: 'shop.Note', intent: 'create', return: { id: null } }, body: `${i} ${'n'.repeat(KiB - 4)}`, item: i + 1 }]),
+  );
+  const written = await t.post(notes);
+  expect(Object.values(written.body.__payload__).every((answer: any) => answer.errors === null), JSON.stringify(written.body).slice(0, 500)).toBe(true);
+  await t.state.db.write((statements) => statements.get(`UPDATE "shop.Note" SET kind = 'hidden' WHERE id % 2 = 0`).run());
 });
 afterAll(() => t.close());
 afterEach(() => vi.restoreAllMocks());
@@ -80,11 +98,11 @@ describe('the bound of a page row', () => {
 
 describe('reading a page', () => {
   /** Which better-sqlite3 method read the page statements of the requests `run` sends. */
-  async function readsOf(run: () => Promise<unknown>): Promise<{ all: number; iterate: number }> {
+  async function readsOf(run: () => Promise<unknown>, namespace = 'shop.Item'): Promise<{ all: number; iterate: number }> {
     const proto = Object.getPrototypeOf(new StatementCache(openDatabase(':memory:')).get('SELECT 1')) as { all: () => unknown; iterate: () => unknown };
     const isPage = (statement: unknown) => {
       const { source } = statement as { source: string };
-      return source.includes('FROM "shop.Item"') && source.includes('LIMIT');
+      return source.includes(`FROM "${namespace}"`) && source.includes('LIMIT ? OFFSET ?');
     };
     const all = vi.spyOn(proto, 'all');
     const iterate = vi.spyOn(proto, 'iterate');
@@ -121,5 +139,37 @@ describe('reading a page', () => {
       expect(res.body.__payload__.second.errors[0].code).toBe('payload_too_large');
     });
     expect(reads).toEqual({ all: 1, iterate: 1 });
+  });
+
+  it('reads a scoped caller\'s page in one call and still answers only the rows in its scope', async () => {
+    const notes = { __meta__: { namespace: 'shop.Note', intent: 'retrieve', limit: 30 }, kind: null };
+    const reads = await readsOf(async () => {
+      const res = await t.post(notes);
+      expect(res.status).toBe(200);
+      // 20 of the 40 are in the anonymous scope: all of them, none of the others, and the total says 20.
+      expect(res.body.__payload__).toHaveLength(20);
+      expect(res.body.__payload__.every((note: { kind: string }) => note.kind === 'open')).toBe(true);
+      expect(res.body.__extras__.filtered).toBe(20);
+    }, 'shop.Note');
+    expect(reads).toEqual({ all: 1, iterate: 0 });
+    // By id, a hidden note is not there for this caller.
+    const hidden = await t.post({ __meta__: { namespace: 'shop.Note', intent: 'retrieveOne', uniqueObject: { id: 4 } } });
+    expect(hidden.body.__errors__[0].code).toBe('not_found');
+  });
+
+  it('counts a page read in one call before its references are read, which the budget then refuses', async () => {
+    // The 20 notes in scope (about 21 KiB) fit, and so do their 20 items' three large fields alone
+    // (about 61 KiB): only both together pass 64 KiB, so the refusal counts the page read at once.
+    const plain = await t.post({ __meta__: { namespace: 'shop.Note', intent: 'retrieve', limit: 20 } });
+    expect(plain.status).toBe(200);
+    const items = await t.post({ __meta__: { namespace: 'shop.Item', intent: 'retrieve', limit: 20, filter: { id__in: plain.body.__payload__.map((note: { item: number }) => note.item) } }, name: null, note: null, data: null });
+    expect(items.status).toBe(200);
+    expect(items.body.__payload__).toHaveLength(20);
+    const reads = await readsOf(async () => {
+      const res = await t.post({ __meta__: { namespace: 'shop.Note', intent: 'retrieve', limit: 20 }, body: null, item: { name: null, note: null, data: null } });
+      expect(res.status).toBe(413);
+      expect(res.body.__errors__[0].code).toBe('payload_too_large');
+    }, 'shop.Note');
+    expect(reads).toEqual({ all: 1, iterate: 0 });
   });
 });
