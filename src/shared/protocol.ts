@@ -153,7 +153,11 @@ export interface DescribeResult {
   mode: 'development' | 'production';
   limits: WorkspaceLimits;
   apps: Record<string, DescribeApp>;
+  /** Protocol extensions this server answers (docs/protocol.md "See as", "Why not"); absent on older servers. */
+  extensions?: ProtocolExtension[];
 }
+
+export type ProtocolExtension = 'seeAs' | 'whyNot';
 
 export interface WorkspaceLimits {
   defaultLimit: number;

@@ -39,7 +39,8 @@ export function readRootMeta(document: Record<string, JsonValue>, maxQueries: nu
       } else if (name === 'atomic') {
         if (typeof value !== 'boolean') invalidRequest('atomic must be a boolean', ['__root_meta__', key]);
         root.atomic = value as boolean;
-      } else if (name !== 'comment') {
+      } else if (name !== 'comment' && name !== 'see_as') {
+        // see_as is read and checked before the subqueries run (auth/see-as.ts).
         invalidRequest(`Unknown __root_meta__ key "${key}"`, ['__root_meta__', key]);
       }
     }

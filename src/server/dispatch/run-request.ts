@@ -6,6 +6,7 @@
 import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
 import type { Credentials } from '../auth/identify.ts';
 import { PasswordChecks } from '../auth/password-checks.ts';
+import { requestedSeeAs, resolveSeeAs } from '../auth/see-as.ts';
 import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
@@ -31,6 +32,8 @@ export interface RequestInput {
   /** The client's address (the socket's peer), for login throttling. */
   client?: string;
   files?: Map<string, UploadedFile>;
+  /** Writes one line to the server's log about what the request did as whom (a "see as" read). */
+  audit?: (line: string) => void;
 }
 
 /**
@@ -72,6 +75,8 @@ class RequestRun {
   // Statements and their parameters are the admin's in production (docs/protocol.md "Diagnostics"): until the caller is
   // known to be one, level 2 is answered as level 1, and nothing is traced.
   private infoLevel: 0 | 1 | 2;
+  /** The user an admin runs this request as (auth/see-as.ts): every answer says so. */
+  private seenAs: string | null = null;
 
   private readonly state: ServerState;
   private readonly input: RequestInput;
@@ -139,9 +144,10 @@ class RequestRun {
       const identity = await identifyCaller(state, shape, input.credentials);
       this.infoLevel = diagnosticsLevel(state, input.infoLevel, identity.error ? null : identity.user);
       if (identity.error) throw identity.error;
+      const caller = this.seeAs(shape, identity);
       // Logins hash their passwords here, before the gate: the gate holds only their short writes.
       const queries = single ? [body] : Object.entries(body).filter(([name]) => name !== ROOT_META).map(([, query]) => query);
-      const base = this.context(identity, authClass, await prepareLogins(state, queries, input.client));
+      const base = this.context(caller, authClass, await prepareLogins(state, queries, input.client));
       // A request that may write runs through the write gate in one transaction; any other reads
       // committed data through the read connection, whatever another request's transaction holds.
       // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
@@ -162,6 +168,17 @@ class RequestRun {
     return this.answer(outcome, status, onlyData);
   }
 
+  /** The caller the request runs as: the identified one, or the user an admin asked to see as. */
+  private seeAs(shape: RequestShape, identity: Caller): Caller {
+    const asked = requestedSeeAs(shape.body, shape.single);
+    if (!asked) return identity;
+    const user = resolveSeeAs(this.state, identity.user, asked, writes(shape.body, shape.root));
+    this.seenAs = user.username;
+    this.input.audit?.(`seeAs: ${identity.user?.username ?? '?'} (id ${identity.user?.id ?? '?'}) read as ${user.username} (id ${user.id})`);
+    // The other user's grants, and none of the admin's credentials: nothing here can log anyone out.
+    return { user, credential: {} };
+  }
+
   failed(error: unknown): RequestAnswer {
     const errors = errorsOf(error, false, { log: this.log });
     return this.answer(failedOutcome(errors), statusOf(errors), false);
@@ -169,6 +186,7 @@ class RequestRun {
 
   private answer(outcome: Outcome, status: number, onlyData: boolean): RequestAnswer {
     if (this.infoLevel !== 0) outcome.system = systemInfo(this.sessions, this.started, this.infoLevel);
+    if (this.seenAs !== null) outcome.extras = { ...(outcome.extras ?? {}), seenAs: this.seenAs };
     return { status, body: render(outcome, this.input.shape, onlyData), cookies: this.cookies, headers: this.replyHeaders };
   }
 }

@@ -41,7 +41,9 @@ export async function runSingle(ctx: RequestContext, document: JsonValue, option
     const work = () => runProcessor(ctx, parsed, data);
     // A write runs in a savepoint of the request's write transaction: its failure undoes it alone.
     const output = mayWrite(meta) ? await ctx.state.db.transaction(work) : await work();
-    if (shape !== null && output.plan) learnPlan(ctx, shape, document as Record<string, JsonValue>, meta, output.plan);
+    // A query run as another user is never remembered as a plan: a plan would answer the next such
+    // query without the check that only an admin may ask it (auth/see-as.ts).
+    if (shape !== null && output.plan && meta.seeAs === undefined) learnPlan(ctx, shape, document as Record<string, JsonValue>, meta, output.plan);
     return { meta, outcome: outcomeOf(ctx, output, meta) };
   } catch (error) {
     return { meta, outcome: failureOutcome(ctx, error, meta, options) };

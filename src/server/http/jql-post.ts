@@ -28,7 +28,7 @@ export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { ru
       sendFailure(reply, options);
       return undefined;
     }
-    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), client: request.ip }, (error) =>
+    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), client: request.ip, audit: (line) => request.log.info(line) }, (error) =>
       request.log.error({ err: error }, 'JQL query failed'),
     );
     if (answer instanceof Promise) return answer.then((ready) => sendAnswer(reply, ready));

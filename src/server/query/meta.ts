@@ -37,6 +37,10 @@ export interface ParsedMeta {
   fileFieldMapping?: Record<string, string>;
   onlyData: boolean;
   debug: boolean;
+  /** The user the request runs as (auth/see-as.ts reads it before the query runs). */
+  seeAs?: string;
+  /** Explain why this record is not in the answer (docs/protocol.md "Why not"). */
+  whyNot?: { id: number };
 }
 
 const AGGREGATES = new Set<AggregateFn>(['count', 'sum', 'avg', 'min', 'max']);
@@ -144,6 +148,17 @@ function readKey(parsed: ParsedMeta, key: string, value: JsonValue, fieldKey: (k
     case 'debug':
       if (typeof value !== 'boolean') invalidRequest('debug must be a boolean', at(key));
       parsed.debug = value as boolean;
+      break;
+    case 'see_as':
+      // Checked and applied to the whole request before any query runs (auth/see-as.ts).
+      if (typeof value !== 'string' || value === '') invalidRequest('seeAs must be the username of the user to run the request as', at(key));
+      parsed.seeAs = value as string;
+      break;
+    case 'why_not':
+      if (!isPlainObject(value) || !Number.isSafeInteger(value.id) || Object.keys(value).some((k) => k !== 'id')) {
+        invalidRequest('whyNot must be {"id": <the record\'s id>}', at(key));
+      }
+      parsed.whyNot = { id: (value as { id: number }).id };
       break;
     default:
       invalidRequest(`Unknown __meta__ key "${key}"`, at(key));

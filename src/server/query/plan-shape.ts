@@ -20,7 +20,8 @@ const BOUND = new Set(['limit', 'offset', 'draw', 'comment']);
 /** Keys whose entries' values a plan binds per request: their keys are the shape. */
 const ENTRIES = new Set(['filter', 'unique_object', 'uniqueObject', 'exclude']);
 /** Keys a plan does not serve: the SQL depends on their values, or another mechanism answers. */
-const UNPLANNED = new Set(['search', 'group_by', 'groupBy', 'cache', 'side_effects', 'sideEffects']);
+// seeAs and whyNot: the request's caller and the answer's kind are decided before and outside a plan.
+const UNPLANNED = new Set(['search', 'group_by', 'groupBy', 'cache', 'side_effects', 'sideEffects', 'see_as', 'seeAs', 'why_not', 'whyNot']);
 
 const SEP = '\u0000';
 

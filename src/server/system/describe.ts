@@ -5,7 +5,8 @@
  * write the same schema back as a workspace file: hidden fields (apart from `fields`), extra
  * indexes, which required fields refuse the empty string, and which apps run hooks.
  */
-import type { DescribeApp, DescribeField, DescribeResult, JsonValue } from '../../shared/protocol.ts';
+import type { DescribeApp, DescribeField, DescribeResult, JsonValue, ProtocolExtension } from '../../shared/protocol.ts';
+import { seeAsOffered } from '../auth/see-as.ts';
 import { HOOK_NAMES, type ServerState } from '../context.ts';
 import { lookupsFor } from '../query/filter.ts';
 import type { FieldDef, Permissions } from '../workspace/types.ts';
@@ -48,7 +49,9 @@ export function describeWorkspace(state: ServerState): DescribeResult {
       ...(controller.readOnly.size > 0 ? { readOnly: [...controller.readOnly].sort() } : {}),
     };
   }
-  return { version: state.version, workspace: ws.name, mode: state.production ? 'production' : 'development', limits: ws.limits, apps };
+  // seeAs only where an admin may use it; whyNot explains the caller's own answers on any server.
+  const extensions: ProtocolExtension[] = seeAsOffered(state) ? ['seeAs', 'whyNot'] : ['whyNot'];
+  return { version: state.version, workspace: ws.name, mode: state.production ? 'production' : 'development', limits: ws.limits, apps, extensions };
 }
 
 function describeField(field: FieldDef): DescribeField {

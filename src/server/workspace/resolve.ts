@@ -41,7 +41,8 @@ export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
   const root = expectObject(raw, at, 'the workspace');
   // `$schema` lets editors validate the file; `_notes` is a comment for people (`workspace
   // from-describe` lists there what it could not copy). Neither means anything to the server.
-  expectKeys(root, ['$schema', '_notes', 'name', 'limits', 'apps'], at, 'the workspace');
+  expectKeys(root, ['$schema', '_notes', 'name', 'limits', 'allowSeeAs', 'apps'], at, 'the workspace');
+  if (root.allowSeeAs !== undefined && typeof root.allowSeeAs !== 'boolean') fail(at, `"allowSeeAs" must be true or false, got ${show(root.allowSeeAs)}`);
   if (root._notes !== undefined && typeof root._notes !== 'string') expectStringArray(root._notes, at, '"_notes" (a comment: a string or an array of strings)');
   if (root.name !== undefined && (typeof root.name !== 'string' || root.name.length === 0)) fail(at, `"name" must be a non-empty string, got ${show(root.name)}`);
   const rawApps = root.apps === undefined ? {} : expectObject(root.apps, at, '"apps"');
@@ -97,6 +98,7 @@ export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
     name: (root.name as string | undefined) ?? 'workspace',
     file: file === null ? null : path.resolve(file),
     limits: resolveLimits(root.limits, at),
+    ...(root.allowSeeAs === true ? { allowSeeAs: true } : {}),
     apps,
     models,
     collections,

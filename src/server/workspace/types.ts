@@ -129,6 +129,8 @@ export interface Workspace {
   /** Absolute path of the workspace file, or null for an in-memory workspace. */
   file: string | null;
   limits: Limits;
+  /** Whether an admin may run reads as another user in production mode too (auth/see-as.ts). */
+  allowSeeAs?: boolean;
   apps: Map<string, AppDef>;
   models: Map<string, ModelDef>;
   collections: Map<string, CollectionDef>;
