@@ -3,10 +3,11 @@
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext } from '../../context.ts';
-import { fail } from '../../errors.ts';
+import { fail, invalidRequest } from '../../errors.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { snakeKey, snakeSelection, mapKeys } from '../../query/normalize.ts';
 import { count, retrieve, retrieveOne } from './read.ts';
+import { whyNot } from './why-not.ts';
 import { create, remove, update } from './write.ts';
 
 export const MODEL_INTENTS = ['retrieve', 'retrieveOne', 'count', 'create', 'update', 'delete'] as const;
@@ -19,6 +20,11 @@ export function isModelMutation(intent: string): boolean {
 export async function runModel(ctx: RequestContext, meta: ParsedMeta, rawData: Record<string, JsonValue>): Promise<ProcessorOutput> {
   const model = ctx.state.ws.models.get(meta.namespace);
   if (!model) return fail('unknown_namespace', `No model "${meta.namespace}"`, { path: ['__meta__', 'namespace'] });
+  if (meta.whyNot) {
+    // An explanation of a retrieve's answer: the retrieve's own rules, evaluated on one record.
+    if (meta.intent !== 'retrieve' || meta.groupBy) invalidRequest('whyNot explains the records of a retrieve (without groupBy)', ['__meta__', 'why_not']);
+    return whyNot(ctx, model, meta, snakeSelection(rawData));
+  }
   switch (meta.intent) {
     case 'retrieve':
       return retrieve(ctx, model, meta, snakeSelection(rawData));
