@@ -85,6 +85,8 @@ export function parseMeta(rawMeta: JsonValue | undefined): ParsedMeta {
   const errors = new ErrorList();
   for (const [key, value] of Object.entries(meta)) errors.check(() => readKey(parsed, key, value, fieldKey));
   errors.throwIfAny();
+  // whyNot explains a model's rules (processors/model/why-not.ts); a collection or a controller has none to explain.
+  if (parsed.whyNot && schema !== 'model') invalidRequest('whyNot explains the records of a model retrieve', at('why_not'));
   return parsed;
 }
 

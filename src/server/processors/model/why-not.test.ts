@@ -102,5 +102,8 @@ describe('whyNot', () => {
     const bad = await t.post({ __meta__: { namespace: 'work.Project', intent: 'retrieve', whyNot: { id: 'x' } } }, { token: admin });
     expect(bad.status).toBe(400);
     expect(bad.body.__errors__[0].message).toBe('whyNot must be {"id": <the record\'s id>}');
+    const collection = await t.post({ __meta__: { namespace: 'work.Notes', intent: 'retrieve', schema: 'nosql', whyNot: { id: 1 } } }, { token: admin });
+    expect(collection.status).toBe(400);
+    expect(collection.body.__errors__[0].message).toBe('whyNot explains the records of a model retrieve');
   });
 });
