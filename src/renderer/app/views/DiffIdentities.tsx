@@ -18,6 +18,8 @@ export interface DiffIdentity {
   label: string;
   /** undefined: the connection's own sign-in; null: anonymous. */
   token?: string | null;
+  /** Seen as this user through the connection's own (admin) sign-in, without a password (docs/protocol.md "See as"). */
+  seeAs?: string;
 }
 
 export function baseIdentities(connection: Connection): DiffIdentity[] {
@@ -28,9 +30,17 @@ export function baseIdentities(connection: Connection): DiffIdentity[] {
   ];
 }
 
-export function DiffIdentities(props: { connection: Connection; demo: boolean; identities: DiffIdentity[]; onAdd: (identity: DiffIdentity) => void }): JSX.Element {
+export function DiffIdentities(props: { connection: Connection; demo: boolean; seeAs?: boolean; identities: DiffIdentity[]; onAdd: (identity: DiffIdentity) => void }): JSX.Element {
   const { platform, connections } = useServices();
   const [username, setUsername] = useState('');
+  const [seeAsName, setSeeAsName] = useState('');
+  const addSeeAs = (e: FormEvent) => {
+    e.preventDefault();
+    const name = seeAsName.trim();
+    if (!name) return;
+    props.onAdd({ id: `see:${name}`, label: `${name} (seen as)`, seeAs: name });
+    setSeeAsName('');
+  };
   const [password, setPassword] = useState('');
   const signIn = useMutation({
     mutationFn: async (credentials: { username: string; password: string }) => {
@@ -65,6 +75,15 @@ export function DiffIdentities(props: { connection: Connection; demo: boolean; i
             </button>
           ))}
         </p>
+      )}
+      {props.seeAs && (
+        <form className="toolbar-row" onSubmit={addSeeAs} aria-label="See as">
+          <input aria-label="See as username" placeholder="username" value={seeAsName} onChange={(e) => setSeeAsName(e.target.value)} autoComplete="off" spellCheck={false} />
+          <button type="submit" className="btn btn-small" disabled={!seeAsName.trim()}>
+            See as
+          </button>
+          <span className="muted">no password: the server runs the read as that user for an admin sign-in, and never writes</span>
+        </form>
       )}
       <form className="toolbar-row" onSubmit={submit}>
         <input aria-label="Identity username" placeholder="username" value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="off" spellCheck={false} />

@@ -11,7 +11,7 @@ import { refuseInDiff } from '../../state/safety/write-guard.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import { tabTitle } from '../../state/tabs-store.ts';
 import { useDescribes } from '../../state/use-describes.ts';
-import { runSide } from '../run-diff-side.ts';
+import { explainSide, runSide, type DiffSideTarget } from '../run-diff-side.ts';
 import { DEMO_WORKSPACE } from './demo-users.ts';
 import { baseIdentities, DiffIdentities, type DiffIdentity } from './DiffIdentities.tsx';
 import { ConnectionPicker, ViewHeader } from './ViewHeader.tsx';
@@ -45,13 +45,21 @@ export function DiffView(): JSX.Element {
     }
     return null;
   };
-  const run = (sideId: string, document: string) => {
-    if (mode === 'connections') return runSide(services, { connectionId: sideId, describe: describeOf(sideId) }, document);
+  /** One identity of "same connection, two users" as a side to run. */
+  const identitySide = (sideId: string): DiffSideTarget => {
     const identity = identities.find((i) => i.id === sideId);
     const label = `${userConnection!.name} as ${identity?.label ?? sideId}`;
+    // A seen-as identity runs with the connection's own sign-in (an admin's), the user named in the document.
+    if (identity?.seeAs !== undefined) return { connectionId: userConnection!.id, label, seeAs: identity.seeAs, describe: describeOf(userConnection!.id) };
     const token = identity?.id === 'own' ? undefined : (identity?.token ?? null);
-    return runSide(services, { connectionId: userConnection!.id, label, token, describe: describeOf(userConnection!.id) }, document);
+    return { connectionId: userConnection!.id, label, token, describe: describeOf(userConnection!.id) };
   };
+  const run = (sideId: string, document: string) => {
+    if (mode === 'connections') return runSide(services, { connectionId: sideId, describe: describeOf(sideId) }, document);
+    return runSide(services, identitySide(sideId), document);
+  };
+  const explains = mode === 'users' && (describeOf(userConnection?.id ?? '')?.extensions ?? []).includes('whyNot');
+  const explain = (sideId: string, section: string | null, id: number) => explainSide(services, identitySide(sideId), active.text, section, id);
 
   return (
     <div className="view-column">
@@ -76,6 +84,7 @@ export function DiffView(): JSX.Element {
         <DiffIdentities
           connection={userConnection}
           demo={userConnection.kind === 'embedded' && describeOf(userConnection.id)?.workspace === DEMO_WORKSPACE}
+          seeAs={(describeOf(userConnection.id)?.extensions ?? []).includes('seeAs')}
           identities={identities}
           onAdd={(identity) => setAdded((all) => ({ ...all, [userConnection.id]: [...(all[userConnection.id] ?? []).filter((i) => i.id !== identity.id), identity] }))}
         />
@@ -88,6 +97,7 @@ export function DiffView(): JSX.Element {
           document={active.text}
           run={run}
           refusalFor={refusalFor}
+          {...(explains ? { explain } : {})}
           initialLeft={sides[0]?.id}
           initialRight={sides[1]?.id}
         />

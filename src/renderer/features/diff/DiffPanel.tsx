@@ -8,6 +8,7 @@ import { useState } from 'react';
 import styles from './diff.module.css';
 import { CompareTable, ErrorsSideBySide, SectionView } from './DiffSections.tsx';
 import { countChanges, runDiff, type DiffSide } from './result-diff.ts';
+import type { ExplainMissing } from './why-not.ts';
 
 export interface DiffPanelProps {
   connections: Array<{ id: string; name: string }>;
@@ -21,18 +22,22 @@ export interface DiffPanelProps {
   refusalFor?: (leftId: string, rightId: string) => string | null;
   /** Names the two pickers ("connection" or "identity"). */
   sideNoun?: string;
+  /** "Why not?" for a record one side lacks, where the sides can explain it (one server, two users). */
+  explain?: ExplainMissing;
 }
 
-export function DiffPanel({ connections, document, run, initialLeft, initialRight, refusalFor, sideNoun = 'connection' }: DiffPanelProps) {
+export function DiffPanel({ connections, document, run, initialLeft, initialRight, refusalFor, sideNoun = 'connection', explain }: DiffPanelProps) {
   const [leftId, setLeftId] = useState(initialLeft ?? connections[0]?.id ?? '');
   const [rightId, setRightId] = useState(initialRight ?? connections[1]?.id ?? connections[0]?.id ?? '');
   const nameOf = (id: string) => connections.find((c) => c.id === id)?.name ?? id;
   const refusal = refusalFor?.(leftId, rightId) ?? null;
   const diff = useMutation({
     mutationKey: ['diff', 'run'],
-    mutationFn: () => runDiff(run, document, { id: leftId, label: nameOf(leftId) }, { id: rightId, label: nameOf(rightId) }),
+    mutationFn: (sides: { left: string; right: string }) => runDiff(run, document, { id: sides.left, label: nameOf(sides.left) }, { id: sides.right, label: nameOf(sides.right) }),
   });
   const result = diff.data;
+  // The sides the result was run on, not the pickers' current values (they may have moved since).
+  const ran = diff.variables ?? { left: leftId, right: rightId };
   const counts = result ? countChanges(result) : null;
 
   const picker = (label: string, value: string, set: (id: string) => void) => (
@@ -51,7 +56,7 @@ export function DiffPanel({ connections, document, run, initialLeft, initialRigh
         {picker(`Left ${sideNoun}`, leftId, setLeftId)}
         <span>vs</span>
         {picker(`Right ${sideNoun}`, rightId, setRightId)}
-        <button type="button" className={styles.button} disabled={diff.isPending || !leftId || !rightId || document.trim() === '' || refusal !== null} onClick={() => diff.mutate()}>
+        <button type="button" className={styles.button} disabled={diff.isPending || !leftId || !rightId || document.trim() === '' || refusal !== null} onClick={() => diff.mutate({ left: leftId, right: rightId })}>
           {diff.isPending ? 'Running…' : 'Run on both'}
         </button>
         {leftId === rightId && <span className={styles.hint}>Both sides use the same {sideNoun}.</span>}
@@ -73,7 +78,13 @@ export function DiffPanel({ connections, document, run, initialLeft, initialRigh
           <CompareTable rows={result.timing} left={result.left.label} right={result.right.label} label="Timing" />
           <ErrorsSideBySide left={result.requestErrors.left} right={result.requestErrors.right} />
           {result.sections.map((section) => (
-            <SectionView key={section.name ?? ''} section={section} left={result.left.label} right={result.right.label} />
+            <SectionView
+              key={section.name ?? ''}
+              section={section}
+              left={result.left.label}
+              right={result.right.label}
+              {...(explain ? { explain: (missingOn: 'left' | 'right', id: number) => explain(missingOn === 'left' ? ran.left : ran.right, section.name, id) } : {})}
+            />
           ))}
         </>
       )}

@@ -4,6 +4,16 @@ import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
 import styles from './diff.module.css';
 import type { PayloadDiff } from './record-diff.ts';
 import type { CompareRow, SectionDiff } from './result-diff.ts';
+import { WhyNotButton } from './WhyNotButton.tsx';
+import type { WhyNotResult } from './why-not.ts';
+
+/** Asks why the record `id` is missing on one side ("left" lacks an added record, "right" a removed one). */
+export type ExplainRecord = (missingOn: 'left' | 'right', id: number) => Promise<WhyNotResult>;
+
+function idOf(record: JsonValue): number | null {
+  const id = record !== null && typeof record === 'object' && !Array.isArray(record) ? record.id : undefined;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}
 
 const PAGE = 200;
 
@@ -70,7 +80,7 @@ function changesOf(p: PayloadDiff): Change[] {
   ];
 }
 
-export function RecordChanges({ payload, left, right }: { payload: PayloadDiff; left: string; right: string }) {
+export function RecordChanges({ payload, left, right, explain }: { payload: PayloadDiff; left: string; right: string; explain?: ExplainRecord }) {
   const [shown, setShown] = useState(PAGE);
   const changes = changesOf(payload);
   return (
@@ -115,8 +125,8 @@ export function RecordChanges({ payload, left, right }: { payload: PayloadDiff; 
                     <span className={styles.badge}>{c.kind}</span> {c.key}
                   </th>
                   <td />
-                  <td className={styles.value}>{c.kind === 'removed' ? show(c.record) : ''}</td>
-                  <td className={styles.value}>{c.kind === 'added' ? show(c.record) : ''}</td>
+                  <td className={styles.value}>{c.kind === 'removed' ? show(c.record) : <MissingHere explain={explain} side={left} missingOn="left" record={c.record} />}</td>
+                  <td className={styles.value}>{c.kind === 'added' ? show(c.record) : <MissingHere explain={explain} side={right} missingOn="right" record={c.record} />}</td>
                 </tr>
               ),
             )}
@@ -132,7 +142,14 @@ export function RecordChanges({ payload, left, right }: { payload: PayloadDiff; 
   );
 }
 
-export function SectionView({ section, left, right }: { section: SectionDiff; left: string; right: string }) {
+/** The empty cell of the side that lacks a record: "Why not?" where the server can say. */
+function MissingHere({ explain, side, missingOn, record }: { explain: ExplainRecord | undefined; side: string; missingOn: 'left' | 'right'; record: JsonValue }) {
+  const id = idOf(record);
+  if (!explain || id === null) return null;
+  return <WhyNotButton side={side} explain={() => explain(missingOn, id)} />;
+}
+
+export function SectionView({ section, left, right, explain }: { section: SectionDiff; left: string; right: string; explain?: ExplainRecord }) {
   return (
     <div className={styles.box} data-section={section.name ?? ''}>
       {section.name !== null && <span className={styles.title}>{section.name}</span>}
@@ -143,7 +160,7 @@ export function SectionView({ section, left, right }: { section: SectionDiff; le
         </span>
       )}
       <ErrorsSideBySide left={section.errors.left} right={section.errors.right} />
-      {section.payload && <RecordChanges payload={section.payload} left={left} right={right} />}
+      {section.payload && <RecordChanges payload={section.payload} left={left} right={right} {...(explain ? { explain } : {})} />}
       <CompareTable rows={section.extras} left={left} right={right} label="__extras__" />
     </div>
   );

@@ -2,3 +2,4 @@
 export { DiffPanel, type DiffPanelProps } from './DiffPanel.tsx';
 export { diffResults, runDiff, sideFromBody, sideFromFailure, type DiffSide, type ResultDiff } from './result-diff.ts';
 export { diffPayloads, type PayloadDiff } from './record-diff.ts';
+export { readWhyNot, type ExplainMissing, type WhyNotResult } from './why-not.ts';

@@ -20,9 +20,16 @@ export function ExtrasBar(props: { section: ResultSection }): JSX.Element | null
     if (extras.cached) parts.push('cached');
     if (extras.draw !== undefined) parts.push(`draw ${extras.draw}`);
   }
-  if (parts.length === 0 && notices.length === 0 && !message) return null;
+  // An answer an admin ran as another user (docs/protocol.md "See as") says so before anything else.
+  const seenAs = typeof extras?.seenAs === 'string' ? extras.seenAs : null;
+  if (parts.length === 0 && notices.length === 0 && !message && seenAs === null) return null;
   return (
     <div className="extras" data-testid="extras">
+      {seenAs !== null && (
+        <strong className="seen-as" data-testid="seen-as">
+          seen as {seenAs}
+        </strong>
+      )}
       {parts.length > 0 && <span data-testid="extras-summary">{parts.join(' · ')}</span>}
       {notices.map((n, i) => (
         <span key={i} className="notice">

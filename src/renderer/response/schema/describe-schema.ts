@@ -16,6 +16,7 @@ import {
   type DescribeResult,
   type FieldType,
   type FilterLookup,
+  type ProtocolExtension,
 } from '../../../shared/protocol.ts';
 import { count, json, jsonObject, label, record } from './fields.ts';
 import { lenient, lenientList, misfit, readPart, type Misfit } from './lenient.ts';
@@ -167,6 +168,7 @@ const describeSchema = v.pipe(
     mode: v.optional(lenient(v.picklist(['development', 'production'] as const), 'development' as const, 'mode', 'development or production'), 'development'),
     limits: v.optional(lenient(limitsSchema, undefined, 'limits', 'an object of counts')),
     apps: v.unknown(),
+    extensions: v.optional(v.unknown()),
   }),
   v.transform((d): DescribeResult | null => {
     if (typeof d.apps !== 'object' || d.apps === null || Array.isArray(d.apps)) {
@@ -179,6 +181,8 @@ const describeSchema = v.pipe(
       mode: d.mode ?? 'development',
       limits: { defaultLimit: 100, maxLimit: 1000, maxFileBytes: 0, maxBodyBytes: 0, ...d.limits },
       apps: entries(d.apps, 'apps', readApp),
+      // Only the extensions the console knows how to use; anything else is ignored, not a misfit.
+      ...(Array.isArray(d.extensions) ? { extensions: d.extensions.filter((e): e is ProtocolExtension => e === 'seeAs' || e === 'whyNot') } : {}),
     };
   }),
 );
