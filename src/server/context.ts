@@ -217,7 +217,9 @@ export interface QueryPlan {
   admits(ctx: RequestContext): boolean;
   /**
    * Binds the values of `meta` (the `__meta__` of a query of the plan's shape, as sent) and answers
-   * what runs the query. Throws when a value needs the full path (which reports it as it does).
+   * what runs the query, or null when the values compile to SQL of another form than the plan's (an
+   * `isnull` flipped, a null for a value: another plan of the shape, or the full path, answers).
+   * Throws when a value needs the full path (which reports it as it does).
    */
-  bind(ctx: RequestContext, meta: Record<string, JsonValue>): () => ProcessorOutput;
+  bind(ctx: RequestContext, meta: Record<string, JsonValue>): (() => ProcessorOutput) | null;
 }

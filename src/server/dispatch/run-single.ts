@@ -59,14 +59,14 @@ function outcomeOf(ctx: RequestContext, output: ProcessorOutput, meta: ParsedMet
  */
 export function runPlanned(ctx: RequestContext, shape: string, document: Record<string, JsonValue>, options: RunOptions): SingleRun | null {
   const plans = plansOf(ctx.state);
-  const cached = plans.find(shape, ctx);
-  if (!cached) return null;
-  let run: () => ProcessorOutput;
+  let bound;
   try {
-    run = cached.plan.bind(ctx, document.__meta__ as Record<string, JsonValue>);
+    bound = plans.bind(shape, ctx, document.__meta__ as Record<string, JsonValue>);
   } catch {
     return null;
   }
+  if (!bound) return null;
+  const { cached, run } = bound;
   plans.hit();
   try {
     return { meta: cached.meta, outcome: outcomeOf(ctx, run(), cached.meta) };
