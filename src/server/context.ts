@@ -106,6 +106,11 @@ export interface ControllerDef {
 
 export interface ServerState {
   ws: Workspace;
+  /**
+   * Whether requests may take the shortcuts that remember or skip work for speed (StateOptions
+   * `shortcuts`, docs/architecture.md "Shortcuts"); off, every request takes the plain path.
+   */
+  shortcuts: boolean;
   /** The only door to SQLite: read(), write(), afterCommit() (db/database.ts). */
   db: Database;
   production: boolean;

@@ -26,7 +26,7 @@ export interface RunOptions {
 
 export async function runSingle(ctx: RequestContext, document: JsonValue, options: RunOptions = {}): Promise<SingleRun> {
   // A read of a shape answered before, for a caller with the same grants, runs its plan.
-  const shape = options.shape !== undefined ? options.shape : shapeOf(document);
+  const shape = options.shape !== undefined ? options.shape : ctx.state.shortcuts ? shapeOf(document) : null;
   const planned = shape === null ? null : runPlanned(ctx, shape, document as Record<string, JsonValue>, options);
   if (planned) return planned;
   let meta: ParsedMeta | null = null;

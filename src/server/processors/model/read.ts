@@ -85,10 +85,11 @@ function compilePage(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, dat
   const countSql = `SELECT count(*) AS n ${countFrom.sql} ${where.sql}`;
   // What a page row can weigh, by the workspace's limits: a short page is read in one call when its
   // rows cannot pass what is left of the answer budget (db/sql-session.ts).
-  const rowMost = rowBytesAtMost(selection.columns, ctx.state.ws.limits.maxValueBytes);
+  // Without shortcuts the page is read row by row, whatever its rows can weigh.
+  const rowMost = ctx.state.shortcuts ? rowBytesAtMost(selection.columns, ctx.state.ws.limits.maxValueBytes) : undefined;
   const run = (ctx: RequestContext, values: PlanValues, bound: Pick<Where, 'params'> = where) => {
     const { limit, offset, notices } = paging(ctx, values);
-    const rows = limit === 0 ? [] : ctx.sql.all(pageSql, [...from.params, ...bound.params, limit, offset], limit * rowMost);
+    const rows = limit === 0 ? [] : ctx.sql.all(pageSql, [...from.params, ...bound.params, limit, offset], rowMost === undefined ? undefined : limit * rowMost);
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
     const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(countSql, [...countFrom.params, ...bound.params])?.n as number);
@@ -201,7 +202,8 @@ function compileOne(
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
   const reach = new ModelReach(ctx, model, scopes);
   enterSelection(reach, selection, selectionPath);
-  const byId = byIdShape(meta, scopes);
+  // Without shortcuts a read by id compiles its WHERE as any other.
+  const byId = ctx.state.shortcuts && byIdShape(meta, scopes);
   const id = byId ? plainId(entryValues(meta).uniqueObject[0]) : null;
   // Compiled only when the id alone does not do (as the full path always did).
   const where =
