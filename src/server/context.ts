@@ -106,6 +106,11 @@ export interface ControllerDef {
 
 export interface ServerState {
   ws: Workspace;
+  /**
+   * Whether requests may take the shortcuts that remember or skip work for speed (StateOptions
+   * `shortcuts`, docs/architecture.md "Shortcuts"); off, every request takes the plain path.
+   */
+  shortcuts: boolean;
   /** The only door to SQLite: read(), write(), afterCommit() (db/database.ts). */
   db: Database;
   production: boolean;
@@ -217,7 +222,9 @@ export interface QueryPlan {
   admits(ctx: RequestContext): boolean;
   /**
    * Binds the values of `meta` (the `__meta__` of a query of the plan's shape, as sent) and answers
-   * what runs the query. Throws when a value needs the full path (which reports it as it does).
+   * what runs the query, or null when the values compile to SQL of another form than the plan's (an
+   * `isnull` flipped, a null for a value: another plan of the shape, or the full path, answers).
+   * Throws when a value needs the full path (which reports it as it does).
    */
-  bind(ctx: RequestContext, meta: Record<string, JsonValue>): () => ProcessorOutput;
+  bind(ctx: RequestContext, meta: Record<string, JsonValue>): (() => ProcessorOutput) | null;
 }

@@ -12,6 +12,7 @@ import { createLocalAdmin } from './auth/local-admin.ts';
 import { LoginThrottle } from './auth/login-throttle.ts';
 import { loadSecret } from './auth/secret.ts';
 import { AnswerCache } from './cache/answer-cache.ts';
+import { NO_ANSWER_CACHE } from './cache/no-answer-cache.ts';
 import { installChangeCapture } from './cache/change-capture.ts';
 import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
 import { Database } from './db/database.ts';
@@ -34,6 +35,7 @@ import type { StreamViews } from './streams/views.ts';
 import { schemaController } from './system/schema-controller.ts';
 import { userController } from './system/user-controller.ts';
 import { migrate } from './workspace/migrate.ts';
+import { withoutMemos } from './workspace/memos.ts';
 import { loadWorkspace } from './workspace/resolve.ts';
 
 export interface StateOptions {
@@ -46,6 +48,13 @@ export interface StateOptions {
   env?: NodeJS.ProcessEnv;
   /** Make this start's local admin launch key and cookie (`serve --local-admin`, the desktop app). */
   localAdmin?: boolean;
+  /**
+   * false: no request takes a shortcut (plans, the anonymous path without promises, the page read
+   * in one call, the answer cache, reused statements, memos): every answer comes from the plain path.
+   * A server option, never a wire one: the tests that prove each shortcut transparent run the same
+   * requests on a server with them and on one without (docs/architecture.md "Shortcuts"). Default true.
+   */
+  shortcuts?: boolean;
 }
 
 export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -60,9 +69,11 @@ export interface Runtime {
 export async function createState(options: StateOptions): Promise<Runtime> {
   const env = options.env ?? process.env;
   const demo = options.workspace === undefined;
+  const shortcuts = options.shortcuts ?? true;
   const ws = loadWorkspace(options.workspace ?? demoWorkspacePath());
+  if (!shortcuts) withoutMemos(ws);
   mkdirSync(options.dataDir, { recursive: true });
-  const db = new Database(join(options.dataDir, 'jql.sqlite'));
+  const db = new Database(join(options.dataDir, 'jql.sqlite'), { reuseStatements: shortcuts });
   try {
     const fileReferences = db.setup((connection) => {
       migrate(connection, ws);
@@ -86,6 +97,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
     fileStore.sweep();
     const state: ServerState = {
       ws,
+      shortcuts,
       db,
       production: options.production ?? false,
       basePath,
@@ -99,7 +111,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       loginThrottle: new LoginThrottle(),
       controllers: new Map(),
       dispatch: dispatchInner,
-      cache: new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }),
+      cache: shortcuts ? new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }) : NO_ANSWER_CACHE,
       secret,
     };
     const builtins: Array<[string, ControllerClassLike]> = [

@@ -30,7 +30,8 @@ export class Database {
   private readonly commitListeners: Array<() => void> = [];
   private closed = false;
 
-  constructor(file: string) {
+  /** `reuseStatements: false` prepares every statement afresh (StatementCache). */
+  constructor(file: string, options: { reuseStatements?: boolean } = {}) {
     this.writer = openWriter(file);
     try {
       // The reader needs the file and its WAL to exist: an empty transaction creates both.
@@ -40,8 +41,9 @@ export class Database {
       this.writer.close();
       throw error;
     }
-    this.writerStatements = new StatementCache(this.writer);
-    this.readerStatements = file === ':memory:' ? this.writerStatements : new StatementCache(this.reader);
+    const reuse = options.reuseStatements ?? true;
+    this.writerStatements = new StatementCache(this.writer, reuse);
+    this.readerStatements = file === ':memory:' ? this.writerStatements : new StatementCache(this.reader, reuse);
   }
 
   /** Writes running or waiting for the gate (diagnostics, and tests that must know one is queued). */

@@ -11,8 +11,12 @@ export class StatementCache {
   readonly connection: Sqlite;
   private readonly statements = new LRUCache<string, Statement>({ max: MAX_STATEMENTS });
 
-  constructor(connection: Sqlite) {
+  /** false: every statement is prepared afresh (a server without shortcuts, ServerState.shortcuts). */
+  private readonly reuse: boolean;
+
+  constructor(connection: Sqlite, reuse = true) {
     this.connection = connection;
+    this.reuse = reuse;
   }
 
   /**
@@ -23,6 +27,7 @@ export class StatementCache {
   private lastStatement: Statement | null = null;
 
   get(sql: string): Statement {
+    if (!this.reuse) return this.connection.prepare(sql);
     if (sql === this.lastSql && this.lastStatement !== null) return this.lastStatement;
     let statement = this.statements.get(sql);
     if (!statement) this.statements.set(sql, (statement = this.connection.prepare(sql)));

@@ -59,7 +59,8 @@ export function runRequest(state: ServerState, input: RequestInput, log: (error:
     return run.failed(error);
   }
   // The shape a cached plan is known by (query/plan-cache.ts), worked out once for both paths.
-  const planShape = shape.single ? shapeOf(shape.body) : null;
+  // A server without shortcuts has no plans, so no anonymous answer without promises either.
+  const planShape = shape.single && state.shortcuts ? shapeOf(shape.body) : null;
   return run.planned(shape, planShape) ?? run.complete(shape, planShape);
 }
 

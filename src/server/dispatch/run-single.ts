@@ -26,7 +26,7 @@ export interface RunOptions {
 
 export async function runSingle(ctx: RequestContext, document: JsonValue, options: RunOptions = {}): Promise<SingleRun> {
   // A read of a shape answered before, for a caller with the same grants, runs its plan.
-  const shape = options.shape !== undefined ? options.shape : shapeOf(document);
+  const shape = options.shape !== undefined ? options.shape : ctx.state.shortcuts ? shapeOf(document) : null;
   const planned = shape === null ? null : runPlanned(ctx, shape, document as Record<string, JsonValue>, options);
   if (planned) return planned;
   let meta: ParsedMeta | null = null;
@@ -61,14 +61,14 @@ function outcomeOf(ctx: RequestContext, output: ProcessorOutput, meta: ParsedMet
  */
 export function runPlanned(ctx: RequestContext, shape: string, document: Record<string, JsonValue>, options: RunOptions): SingleRun | null {
   const plans = plansOf(ctx.state);
-  const cached = plans.find(shape, ctx);
-  if (!cached) return null;
-  let run: () => ProcessorOutput;
+  let bound;
   try {
-    run = cached.plan.bind(ctx, document.__meta__ as Record<string, JsonValue>);
+    bound = plans.bind(shape, ctx, document.__meta__ as Record<string, JsonValue>);
   } catch {
     return null;
   }
+  if (!bound) return null;
+  const { cached, run } = bound;
   plans.hit();
   try {
     return { meta: cached.meta, outcome: outcomeOf(ctx, run(), cached.meta) };

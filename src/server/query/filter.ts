@@ -14,12 +14,26 @@ import { TEXT_LOOKUPS, textMatch } from './text-match.ts';
 export interface Conditions {
   sql: string[];
   params: SqlParam[];
+  /** The form of `sql`: one token per entry for the branch its value took (see Binding). */
+  form: string;
   /** Each entry resolved, for other values of it (a query plan, plan-cache.ts), in the entries' order. */
   bound: BoundCondition[];
 }
 
-/** One resolved entry: its SQL and parameters for a value, checked as the first compile checked it. */
-export type BoundCondition = (value: JsonValue, params: SqlParam[]) => string;
+/**
+ * What compiling an entry's value adds besides its SQL: its parameters, and its form. The form is the
+ * branch the SQL builder took on the value (null or not, isnull's truth, ...), written by the builder
+ * itself at each branch, so two values of one entry give the same SQL text exactly when they give the
+ * same form (filter-form.test.ts checks every branch). A query plan runs its SQL for another request's
+ * values only when their form is the plan's (plan-cache.ts).
+ */
+export interface Binding {
+  params: SqlParam[];
+  form: string[];
+}
+
+/** One resolved entry: its SQL, parameters and form for a value, checked as the first compile checked it. */
+export type BoundCondition = (value: JsonValue, out: Binding) => string;
 
 const TEXT_TYPES = new Set(['string', 'text', 'date', 'datetime']);
 const ORDERED_TYPES = new Set(['string', 'text', 'date', 'datetime', 'integer', 'number', 'ref']);
@@ -52,7 +66,8 @@ export function compileConditions(
   columns: ColumnSource,
   section: string,
 ): Conditions {
-  const out: Conditions = { sql: [], params: [], bound: [] };
+  const out: Conditions = { sql: [], params: [], form: '', bound: [] };
+  const forms: string[] = [];
   // Every unknown field, lookup and ill-typed value is reported, each entry with its own path.
   const errors = new ErrorList();
   for (const [key, value] of Object.entries(entries)) {
@@ -66,15 +81,17 @@ export function compileConditions(
         fail('invalid_lookup', `Lookup "${lookup}" does not apply to ${resolved.field.type} field "${resolved.path}"`, site);
       }
       const column = columns.column(resolved, site);
-      const bound: BoundCondition = (v, params) => condition(column, resolved.field, lookup, v, { key, ...site }, params);
+      const bound: BoundCondition = (v, binding) => condition(column, resolved.field, lookup, v, { key, ...site }, binding);
       // The entry's parameters go in only with its SQL: a failing entry leaves none behind.
-      const params: SqlParam[] = [];
-      out.sql.push(bound(value, params));
-      out.params.push(...params);
+      const binding: Binding = { params: [], form: [] };
+      out.sql.push(bound(value, binding));
+      out.params.push(...binding.params);
+      forms.push(...binding.form);
       out.bound.push(bound);
     });
   }
   errors.throwIfAny();
+  out.form = formKey(forms);
   return out;
 }
 
@@ -85,41 +102,59 @@ export interface EntryAt {
   path: ErrorPath;
 }
 
-function condition(column: string, field: FieldDef, lookup: FilterLookup, value: JsonValue, at: EntryAt, params: SqlParam[]): string {
+/** The form key of a list of entry forms (tokens never hold the separator). */
+export function formKey(forms: string[]): string {
+  return forms.join(',');
+}
+
+/**
+ * An entry's SQL for a value. Every branch on the value names itself in `out.form` (`took`) before it
+ * returns: a branch that changes the SQL text without a token of its own fails filter-form.test.ts.
+ */
+function condition(column: string, field: FieldDef, lookup: FilterLookup, value: JsonValue, at: EntryAt, out: Binding): string {
+  const { params } = out;
+  const took = (form: string, sql: string): string => {
+    out.form.push(form);
+    return sql;
+  };
   const bind = (v: JsonValue): string => {
     params.push(sqlValue(field, v, at));
     return '?';
   };
   switch (lookup) {
     case 'exact':
-      return value === null ? `${column} IS NULL` : `${column} = ${bind(value)}`;
+      if (value === null) return took('exact:null', `${column} IS NULL`);
+      return took('exact:value', `${column} = ${bind(value)}`);
     case 'ne':
-      return value === null ? `${column} IS NOT NULL` : `${column} IS NOT ${bind(value)}`;
+      if (value === null) return took('ne:null', `${column} IS NOT NULL`);
+      return took('ne:value', `${column} IS NOT ${bind(value)}`);
     case 'isnull':
       if (typeof value !== 'boolean') wrongType(at, 'isnull takes true or false');
-      return value ? `${column} IS NULL` : `${column} IS NOT NULL`;
+      if (value) return took('isnull:true', `${column} IS NULL`);
+      return took('isnull:false', `${column} IS NOT NULL`);
     case 'in': {
       if (!Array.isArray(value)) wrongType(at, 'in takes an array');
       const items = (value as JsonValue[]).map((item) => sqlValue(field, item, at));
       params.push(JSON.stringify(items));
-      // One parameter whatever the array's length, so the statement is prepared once.
-      return `${column} IN (SELECT value FROM json_each(?))`;
+      // One parameter whatever the array's length (an empty one included), so the statement is
+      // prepared once and its form does not depend on the length.
+      return took('in:list', `${column} IN (SELECT value FROM json_each(?))`);
     }
     case 'range': {
       if (!Array.isArray(value) || value.length !== 2) wrongType(at, 'range takes [low, high]');
       const [low, high] = value as JsonValue[];
-      return `${column} BETWEEN ${bind(low as JsonValue)} AND ${bind(high as JsonValue)}`;
+      return took('range:pair', `${column} BETWEEN ${bind(low as JsonValue)} AND ${bind(high as JsonValue)}`);
     }
     case 'gt':
-      return `${column} > ${bind(value)}`;
+      return took('gt:value', `${column} > ${bind(value)}`);
     case 'gte':
-      return `${column} >= ${bind(value)}`;
+      return took('gte:value', `${column} >= ${bind(value)}`);
     case 'lt':
-      return `${column} < ${bind(value)}`;
+      return took('lt:value', `${column} < ${bind(value)}`);
     case 'lte':
-      return `${column} <= ${bind(value)}`;
+      return took('lte:value', `${column} <= ${bind(value)}`);
     default:
-      return textMatch(column, lookup, text(value, at), params);
+      return took(`${lookup}:text`, textMatch(column, lookup, text(value, at), params));
   }
 }
 

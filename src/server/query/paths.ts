@@ -6,6 +6,7 @@ import { LRUCache } from 'lru-cache';
 import { FILTER_LOOKUPS, type FilterLookup } from '../../shared/protocol.ts';
 import { fail, type ErrorPath } from '../errors.ts';
 import type { FieldDef, ModelDef, Workspace } from '../workspace/types.ts';
+import { memosOn } from '../workspace/memos.ts';
 
 /** The implicit primary key every model has. */
 export const ID_FIELD: FieldDef = {
@@ -88,6 +89,7 @@ export function resolvePath(
   raw: string,
   options: { lookups: boolean; errorPath: ErrorPath },
 ): ResolvedPath {
+  if (!memosOn(ws)) return resolveUncached(ws, root, raw, options);
   const known = resolvedOf(root);
   const key = options.lookups ? `l:${raw}` : `o:${raw}`;
   let path = known.get(key);

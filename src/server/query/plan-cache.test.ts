@@ -183,7 +183,7 @@ describe('the plan cache’s bound', () => {
     const plan = { plan: { admits: () => true, bind: () => () => ({ payload: null }) }, meta: {} as ParsedMeta };
     for (const shape of ['a', 'b', 'c']) cache.learn(shape, plan);
     expect(cache.knows('a')).toBe(true);
-    cache.find('a', {} as RequestContext);
+    cache.bind('a', {} as RequestContext, {});
     cache.learn('d', plan);
     expect(cache.stats().size).toBe(3);
     expect(['a', 'b', 'c', 'd'].filter((shape) => cache.knows(shape))).toEqual(['a', 'c', 'd']);

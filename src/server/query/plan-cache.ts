@@ -10,19 +10,28 @@
  * A plan that cannot bind a request's values (a value of the wrong type, a limit below 0) gives the
  * request back to the full path too, so every error is answered exactly as without plans.
  *
+ * Values can change the SQL's form (`{"due": null}` is IS NULL, `{"due": "2030-01-01"}` an equality):
+ * the compiler writes the form of every WHERE it builds (query/filter.ts Binding), and a plan runs only
+ * for values of its own form; values of another form find the plan of theirs, or take the full path,
+ * which makes one. So the key of a plan is its shape, its grants and its form.
+ *
  * The cache belongs to one workspace (ServerState): a workspace that changes is a new state, with no
  * plan. It is bounded: at most MAX_SHAPES shapes (least recently used out), MAX_VARIANTS plans each.
  */
 import { LRUCache } from 'lru-cache';
 import type { RequestContext, Scopes, ServerState } from '../context.ts';
-import type { QueryPlan } from '../context.ts';
+import type { ProcessorOutput, QueryPlan } from '../context.ts';
+import type { JsonValue } from '../../shared/protocol.ts';
 import type { ModelDef } from '../workspace/types.ts';
 import type { ParsedMeta } from './meta.ts';
 import { readGrant, type Reader } from './reach.ts';
 
 const MAX_SHAPES = 2000;
-/** Plans of one shape for callers with different grants (roles, or scopes bound to a user). */
-const MAX_VARIANTS = 16;
+/**
+ * Plans of one shape for callers with different grants (roles, or scopes bound to a user) and for
+ * values of different SQL forms (`null` or a value, `isnull` true or false).
+ */
+const MAX_VARIANTS = 32;
 
 /** The grants a plan was made under: the caller's on every model the query touches. */
 export class PlanGrants {
@@ -74,10 +83,19 @@ export class PlanCache {
     this.shapes = new LRUCache({ max: maxShapes });
   }
 
-  /** The plan of this shape that admits the caller, if any. */
-  find(shape: string, ctx: RequestContext): CachedPlan | null {
+  /**
+   * The first plan of this shape that admits the caller and whose SQL has the form of the request's
+   * values (QueryPlan.bind), bound to them; null when none does. Throws where a value needs the full
+   * path.
+   */
+  bind(shape: string, ctx: RequestContext, meta: Record<string, JsonValue>): { cached: CachedPlan; run: () => ProcessorOutput } | null {
     const plans = this.shapes.get(shape);
-    if (plans) for (const cached of plans) if (cached.plan.admits(ctx)) return cached;
+    if (!plans) return null;
+    for (const cached of plans) {
+      if (!cached.plan.admits(ctx)) continue;
+      const run = cached.plan.bind(ctx, meta);
+      if (run) return { cached, run };
+    }
     return null;
   }
 

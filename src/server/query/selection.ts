@@ -9,6 +9,7 @@ import type { FieldDef, ModelDef, RelationDef, Workspace } from '../workspace/ty
 import { isPlainObject } from './normalize.ts';
 import { fieldOf, ID_FIELD, isReadable, targetOf } from './paths.ts';
 import type { ModelReach } from './reach.ts';
+import { memosOn } from '../workspace/memos.ts';
 
 export interface Selection {
   model: ModelDef;
@@ -27,7 +28,7 @@ export function buildSelection(
   omit: ReadonlySet<string> = new Set(),
 ): Selection {
   const entries = keys && Object.keys(keys).length > 0 ? Object.entries(keys) : null;
-  if (!entries && omit.size === 0) {
+  if (!entries && omit.size === 0 && memosOn(ws)) {
     // The most common selection (every readable field) is the same on every request: built once.
     let all = fullSelections.get(model);
     if (!all) fullSelections.set(model, (all = fullSelection(model, omit)));

@@ -50,6 +50,7 @@ export function retrieve(ctx: RequestContext, model: ModelDef, meta: ParsedMeta,
       const { rebind } = page.where;
       if (rebind) output.plan = planOf(ctx, reach, (c, values) => {
         const bound = rebind(values);
+        if (bound.form !== page.where.form) return null;
         return () => page.run(c, values, bound).answer;
       });
     }
@@ -84,10 +85,11 @@ function compilePage(ctx: RequestContext, model: ModelDef, meta: ParsedMeta, dat
   const countSql = `SELECT count(*) AS n ${countFrom.sql} ${where.sql}`;
   // What a page row can weigh, by the workspace's limits: a short page is read in one call when its
   // rows cannot pass what is left of the answer budget (db/sql-session.ts).
-  const rowMost = rowBytesAtMost(selection.columns, ctx.state.ws.limits.maxValueBytes);
+  // Without shortcuts the page is read row by row, whatever its rows can weigh.
+  const rowMost = ctx.state.shortcuts ? rowBytesAtMost(selection.columns, ctx.state.ws.limits.maxValueBytes) : undefined;
   const run = (ctx: RequestContext, values: PlanValues, bound: Pick<Where, 'params'> = where) => {
     const { limit, offset, notices } = paging(ctx, values);
-    const rows = limit === 0 ? [] : ctx.sql.all(pageSql, [...from.params, ...bound.params, limit, offset], limit * rowMost);
+    const rows = limit === 0 ? [] : ctx.sql.all(pageSql, [...from.params, ...bound.params, limit, offset], rowMost === undefined ? undefined : limit * rowMost);
     // A short, non-empty page (or a short first page) already tells how many records match.
     const knownTotal = rows.length < limit && (rows.length > 0 || offset === 0);
     const filtered = knownTotal ? offset + rows.length : (ctx.sql.get(countSql, [...countFrom.params, ...bound.params])?.n as number);
@@ -107,8 +109,11 @@ function pageOutput(output: ProcessorOutput, paged: { limit: number; offset: num
   return { payload: output.payload, extras };
 }
 
-/** A plan for the caller's grants on every model `reach` entered (query/plan-cache.ts). */
-function planOf(ctx: RequestContext, reach: ModelReach, bind: (ctx: RequestContext, values: PlanValues) => () => ProcessorOutput): QueryPlan {
+/**
+ * A plan for the caller's grants on every model `reach` entered (query/plan-cache.ts). `bind` answers
+ * null for values whose WHERE has another form than the plan's (its SQL text would differ).
+ */
+function planOf(ctx: RequestContext, reach: ModelReach, bind: (ctx: RequestContext, values: PlanValues) => (() => ProcessorOutput) | null): QueryPlan {
   const grants = new PlanGrants(ctx, reach.models);
   return { admits: (caller) => grants.holdFor(caller), bind: (caller, meta) => bind(caller, planValues(meta)) };
 }
@@ -123,17 +128,17 @@ export function retrieveOne(ctx: RequestContext, model: ModelDef, meta: ParsedMe
   const one = compileOne(ctx, model, meta, selection, scopes);
   // The plan keeps the compiled statement, not this request's reach (and so its caller).
   const { statement, read } = one;
-  const answer = (c: RequestContext, bound: ReturnType<typeof statement>): ProcessorOutput => {
+  const answer = (c: RequestContext, bound: OneStatement): ProcessorOutput => {
     const cuts: NestedCuts = new Map();
     const record = read(c, bound, cuts);
     const notices = nestedNotices(cuts, c.state.ws.limits.maxNested);
     return { payload: record, intent: 'retrieve', extras: notices.length > 0 ? { notices } : {} };
   };
-  const output = answer(ctx, statement(entryValues(meta)));
+  const output = answer(ctx, statement(entryValues(meta)) as OneStatement);
   if (one.plannable) {
     output.plan = planOf(ctx, one.reach, (c, values) => {
       const bound = statement(values, true);
-      return () => answer(c, bound);
+      return bound && (() => answer(c, bound));
     });
   }
   return output;
@@ -155,6 +160,7 @@ export function count(ctx: RequestContext, model: ModelDef, meta: ParsedMeta): P
   if (rebind) {
     output.plan = planOf(ctx, reach, (c, values) => {
       const bound = rebind(values);
+      if (bound.form !== where.form) return null;
       return () => run(c, bound);
     });
   }
@@ -177,7 +183,7 @@ export function readOne(
   cuts?: NestedCuts,
 ): JsonObject {
   const one = compileOne(ctx, model, meta, selection, scopes, selectionPath);
-  return one.read(ctx, one.statement(entryValues(meta)), cuts);
+  return one.read(ctx, one.statement(entryValues(meta)) as OneStatement, cuts);
 }
 
 /**
@@ -196,7 +202,8 @@ function compileOne(
   if (!meta.uniqueObject || Object.keys(meta.uniqueObject).length === 0) invalidRequest('This intent needs __meta__.uniqueObject', ['__meta__', 'unique_object']);
   const reach = new ModelReach(ctx, model, scopes);
   enterSelection(reach, selection, selectionPath);
-  const byId = byIdShape(meta, scopes);
+  // Without shortcuts a read by id compiles its WHERE as any other.
+  const byId = ctx.state.shortcuts && byIdShape(meta, scopes);
   const id = byId ? plainId(entryValues(meta).uniqueObject[0]) : null;
   // Compiled only when the id alone does not do (as the full path always did).
   const where =
@@ -208,12 +215,18 @@ function compileOne(
           return { clause, sql: `SELECT ${selectList(selection)} ${from.sql} ${clause.sql} LIMIT 2`, fromParams: from.params };
         })()
       : null;
-  /** The statement and parameters for these values; on a plan (`planned`), throws for a value it does not take. */
-  const statement = (values: EntryValues, planned = false): OneStatement => {
+  /**
+   * The statement and parameters for these values (never null unless `planned`). On a plan, null for
+   * values whose WHERE has another form than the plan's, and a throw for a value it does not take.
+   */
+  const statement = (values: EntryValues, planned = false): OneStatement | null => {
     const valueId = byId ? plainId(values.uniqueObject[0]) : null;
     if (valueId !== null) return { sql: byIdSql(model, selection), params: [valueId], byKey: true };
     if (where && !planned) return { sql: where.sql, params: [...where.fromParams, ...where.clause.params] };
-    if (where?.clause.rebind) return { sql: where.sql, params: [...where.fromParams, ...where.clause.rebind(values).params] };
+    if (where?.clause.rebind) {
+      const bound = where.clause.rebind(values);
+      return bound.form === where.clause.form ? { sql: where.sql, params: [...where.fromParams, ...bound.params] } : null;
+    }
     // A plan made for integer ids, given another value: the full path answers it.
     return invalidRequest('uniqueObject.id is not an integer', ['__meta__', 'unique_object']);
   };

@@ -6,7 +6,7 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import type { Scopes } from '../../context.ts';
 import type { SqlParam } from '../../db/sql-session.ts';
 import { ErrorList } from '../../errors.ts';
-import { compileConditions, type Conditions } from '../../query/filter.ts';
+import { compileConditions, formKey, type Binding, type Conditions } from '../../query/filter.ts';
 import type { JoinSet } from '../../query/joins.ts';
 import { compileScopes } from '../../query/scope.ts';
 import type { EntryValues } from '../../query/plan-values.ts';
@@ -25,9 +25,15 @@ export interface Where {
   sql: string;
   params: SqlParam[];
   /**
+   * The form of `sql`, from the entries' compilers (query/filter.ts Binding): two sets of values of the
+   * same entries give the same SQL text exactly when they give the same form.
+   */
+  form: string;
+  /**
    * The same clause for other values of the same entries (a query plan, query/plan-cache.ts): the
-   * values of uniqueObject, filter and the non-null exclude entries, in their order. Absent when the
-   * clause depends on more than those values (a search term).
+   * values of uniqueObject, filter and the non-null exclude entries, in their order. Its SQL is the
+   * plan's only when its `form` is the plan's. Absent when the clause depends on more than those
+   * values (a search term).
    */
   rebind?: (values: EntryValues) => Where;
 }
@@ -52,10 +58,13 @@ export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, 
   errors.throwIfAny();
   const scoped = compileScopes(ws, model, input.scopes, joins);
   // The entries, then the search, then the row scope: the order of the parameters too.
-  const assemble = (entries: Array<Pick<Conditions, 'sql' | 'params'> & { wrap: (sql: string) => string }>, withSearch: boolean): Where => {
+  const assemble = (entries: Array<Pick<Conditions, 'sql' | 'params' | 'form'> & { wrap: (sql: string) => string }>, withSearch: boolean): Where => {
     const parts: string[] = [];
     const params: SqlParam[] = [];
-    for (const { sql, params: entryParams, wrap } of entries) {
+    // The sections are the shape's (plan-shape.ts): only their entries' forms can differ.
+    const forms: string[] = [];
+    for (const { sql, params: entryParams, form, wrap } of entries) {
+      forms.push(form);
       if (sql.length === 0) continue;
       parts.push(wrap(sql.join(' AND ')));
       params.push(...entryParams);
@@ -68,16 +77,17 @@ export function compileWhere(ws: Workspace, model: ModelDef, input: WhereInput, 
       parts.push(scoped.sql);
       params.push(...scoped.params);
     }
-    return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params };
+    return { sql: parts.length === 0 ? '' : `WHERE ${parts.join(' AND ')}`, params, form: forms.join(';') };
   };
   const where = assemble(sections.map(({ conditions, wrap }) => ({ ...conditions, wrap })), true);
   if (input.search === undefined) {
     where.rebind = (values) =>
       assemble(
         sections.map(({ name, conditions, wrap }) => {
-          const params: SqlParam[] = [];
+          const binding: Binding = { params: [], form: [] };
           const list = values[name];
-          return { sql: conditions.bound.map((bound, i) => bound(list[i] as JsonValue, params)), params, wrap };
+          const sql = conditions.bound.map((bound, i) => bound(list[i] as JsonValue, binding));
+          return { sql, params: binding.params, form: formKey(binding.form), wrap };
         }),
         false,
       );

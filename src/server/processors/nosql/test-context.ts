@@ -71,6 +71,7 @@ export function makeHarness(options: { limits?: { defaultLimit: number; maxLimit
   };
   const state: ServerState = {
     ws,
+    shortcuts: true,
     db,
     production: false,
     basePath: '',
