@@ -49,6 +49,17 @@ describe('multi-query', () => {
     expect(count.body.__payload__.count).toBe(0);
   });
 
+  it('a rolled-back subquery keeps only {queries} of its extras, not what described its undone answer', async () => {
+    const res = await t.post({
+      __root_meta__: { atomic: true },
+      read: author('retrieve', { limit: 3 }),
+      bad: author('create', {}, { name: 'Borges' }),
+    });
+    expect(res.body.__payload__.read.errors[0].code).toBe('rolled_back');
+    expect(res.body.__payload__.read.data).toBeNull();
+    expect(res.body.__payload__.read.extras).toEqual({ queries: expect.any(Number) });
+  });
+
   it('without atomic, a failing subquery leaves the others written', async () => {
     const res = await t.post({ ok: author('create', {}, { name: 'Pessoa' }), bad: author('create', {}, { name: 'Borges' }) });
     expect(res.body.__payload__.ok.errors).toBeNull();

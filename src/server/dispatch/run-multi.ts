@@ -100,8 +100,11 @@ export async function runMulti(
       for (const result of Object.values(results)) {
         if (!result.errors) {
           // Nothing it did was kept: neither its data nor its success message ("Created ...") stand.
+          // Nor its extras: `filtered`, `display` and the paging describe data it no longer answers;
+          // only the statements it ran stay counted.
           result.data = null;
           result.message = null;
+          if (result.extras) result.extras = { queries: result.extras.queries as number };
           result.errors = [{ code: 'rolled_back', message: 'This subquery succeeded but was undone because another one failed' }];
         }
       }

@@ -71,6 +71,31 @@ describe('assertions', () => {
     expect(result.message).toMatch(/cannot be read/);
   });
 
+  it('a path with a wildcard, `..`, a union or a slice always gives a list; a definite path gives the value itself', () => {
+    const one: Answer = { status: 200, body: { ...envelope, __payload__: [{ id: 5, owner: { id: 9 } }] }, roundTripMs: 1 };
+    const none: Answer = { status: 200, body: { ...envelope, __payload__: [] }, roundTripMs: 1 };
+    const actual = (path: string, answer: Answer = ok) => evaluateAssertion({ target: 'path', path, op: 'exists' }, answer).actual;
+    // One match through a wildcard or `..` is a list of one, however the path is written.
+    expect(actual('$.__payload__[*].id', one)).toEqual([5]);
+    expect(actual('$..owner', one)).toEqual([{ id: 9 }]);
+    expect(actual('$.__payload__..id', one)).toEqual([5, 9]);
+    expect(actual('$.__payload__[0:1].id', one)).toEqual([5]);
+    expect(actual('$.__payload__[0,1].id')).toEqual([1, 2]);
+    // `..` that matches at its own level only (jsonpath-plus alone answered the bare value here).
+    expect(actual('$..__intent__')).toEqual(['retrieve']);
+    // No match is an empty list, not nothing: `length` 0 passes, `exists` says a list was found.
+    expect(actual('$.__payload__[*].id', none)).toEqual([]);
+    expect(passes({ target: 'path', path: '$.__payload__[*].id', op: 'length', value: 0 }, none)).toBe(true);
+    expect(passes({ target: 'path', path: '$.__payload__[*].id', op: 'eq', value: [5] }, one)).toBe(true);
+    // A definite path is the value itself, or nothing.
+    expect(actual('$.__payload__[0].id', one)).toBe(5);
+    expect(actual('$.__payload__[0].owner', one)).toEqual({ id: 9 });
+    expect(actual('$.__payload__[3].id', one)).toBeUndefined();
+    expect(actual("$['__intent__']")).toBe('retrieve');
+    // A list path that matched nothing captured nothing.
+    expect(capture([{ variable: 'ids', path: '$.__payload__[*].id' }], none).missing).toEqual(['capture "ids": nothing at $.__payload__[*].id']);
+  });
+
   it('captures values for later requests and names what it could not find', () => {
     expect(capture([{ variable: 'firstId', path: '$.__payload__[0].id' }, { variable: 'gone', path: '$.__payload__[9].id' }], ok)).toEqual({
       values: { firstId: 1 },

@@ -46,12 +46,30 @@ export function standardEnvelope(body: unknown): Obj | null {
   return null;
 }
 
-/** The value at a JSONPath of the envelope; undefined when nothing is there. */
+/**
+ * The value at a JSONPath of the envelope (docs/collections.md "Assertions"). The path's form decides
+ * the shape, never the number of matches: a path that can match several values (a wildcard `*`,
+ * `..`, a union `[0,1]`, a slice `[0:2]`, a filter) always gives the list of its matches, `[]` when
+ * none; any other path gives the value itself, undefined when nothing is there. (jsonpath-plus's own
+ * `wrap: false` gives `[5]` for one match through `[*]` but `5` for one match through `..`, and
+ * undefined for none, so the same assertion passed or failed by how the path was written.)
+ */
 export function valueAt(body: unknown, path: string): JsonValue | undefined {
   const json = (standardEnvelope(body) ?? body) as JsonValue;
-  if (json === undefined || json === null || typeof json !== 'object') return undefined;
-  // Unwrapped (jsonpath-plus): one match is the value itself, several are the list of them.
-  return JSONPath({ path, json, wrap: false, eval: false }) as JsonValue | undefined;
+  const list = isListPath(path);
+  if (json === undefined || json === null || typeof json !== 'object') return list ? [] : undefined;
+  const matches = JSONPath({ path, json, wrap: true, eval: false }) as JsonValue[];
+  return list ? matches : matches[0];
+}
+
+/** Python-style slice `[start:end:step]`, as jsonpath-plus reads one. */
+const SLICE = /^(-?\d*):(-?\d*):?(\d*)$/u;
+
+/** Whether a JSONPath can match more than one value by its form, whatever the answer holds. */
+export function isListPath(path: string): boolean {
+  return JSONPath.toPathArray(path).some(
+    (step) => step === '*' || step === '..' || SLICE.test(step) || step.startsWith('?(') || (step.includes(',') && !step.startsWith('`')),
+  );
 }
 
 function targetValue(assertion: Assertion, answer: Answer): JsonValue | undefined {
@@ -177,7 +195,8 @@ export function capture(captures: readonly Capture[], answer: Answer): { values:
     } catch {
       value = undefined;
     }
-    if (value === undefined) missing.push(`capture "${variable}": nothing at ${path}`);
+    // A list path that matched nothing captured nothing either.
+    if (value === undefined || (Array.isArray(value) && value.length === 0 && isListPath(path))) missing.push(`capture "${variable}": nothing at ${path}`);
     else values[variable] = value;
   }
   return { values, missing };
