@@ -2,7 +2,9 @@
  * The Electron fuses of an installed JQL Console (issue 21.9). The binary holds the keychain
  * identity that decrypts the connections' tokens, so nothing may run it as plain Node or attach a
  * debugger to it, cookies are encrypted at rest, and it loads only its own, integrity-checked
- * app.asar.
+ * app.asar. The window loads from the app's own protocol (src/main/app-protocol), never file://, so
+ * file:// gets no extra privileges (issue 30.10): a file page cannot fetch other files or run with
+ * the app's rights.
  */
 import { join } from 'node:path';
 import { FuseV1Options, FuseVersion } from '@electron/fuses';
@@ -15,6 +17,7 @@ export const FUSE_SETTINGS = {
   EnableCookieEncryption: true,
   EnableEmbeddedAsarIntegrityValidation: true,
   OnlyLoadAppFromAsar: true,
+  GrantFileProtocolExtraPrivileges: false,
 };
 
 /** electron-builder's Arch enum value for arm64 (builder-util: ia32 0, x64 1, armv7l 2, arm64 3). */

@@ -37,7 +37,7 @@ describe('electron-builder configuration', () => {
 });
 
 describe('fuses', () => {
-  it('turns RunAsNode, NODE_OPTIONS and --inspect off; cookie encryption, ASAR integrity and only-load-from-ASAR on', () => {
+  it('turns RunAsNode, NODE_OPTIONS, --inspect and file:// privileges off; cookie encryption, ASAR integrity and only-load-from-ASAR on', () => {
     expect(FUSE_SETTINGS).toEqual({
       RunAsNode: false,
       EnableNodeOptionsEnvironmentVariable: false,
@@ -45,6 +45,7 @@ describe('fuses', () => {
       EnableCookieEncryption: true,
       EnableEmbeddedAsarIntegrityValidation: true,
       OnlyLoadAppFromAsar: true,
+      GrantFileProtocolExtraPrivileges: false,
     });
     expect(fuseConfig('linux', 1)).toEqual({
       version: FuseVersion.V1,
@@ -55,6 +56,7 @@ describe('fuses', () => {
       [FuseV1Options.EnableCookieEncryption]: true,
       [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
       [FuseV1Options.OnlyLoadAppFromAsar]: true,
+      [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
     });
     expect(fuseConfig('darwin', 3).resetAdHocDarwinSignature).toBe(true);
   });

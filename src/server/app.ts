@@ -85,7 +85,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(cookie);
   app.addHook('onRequest', clearStaleLocalAdminCookie(() => state.localAdmin));
   if (options.cors && options.cors.length > 0) {
-    const allowed = { origin: options.cors, credentials: true };
+    // PUT is a multipart upload (docs/protocol.md "Multipart uploads"): @fastify/cors allows only GET, HEAD and POST by default.
+    const allowed = { origin: options.cors, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT'] };
     await app.register(cors, { delegator: (request, callback) => callback(null, handsOutCredential(request) ? { origin: false } : allowed) });
   }
   app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {

@@ -14,10 +14,17 @@ const CORS_ORIGIN = 'http://console.example:5173';
 let dataDir: string;
 let server: RunningServer;
 let cookie: string;
+/** The answer to this start's one exchange of its launch key. */
+let exchange: Response;
 beforeAll(async () => {
   dataDir = tempDir();
   server = await start({ dataDir, port: 0, env: {}, localAdmin: true, cors: [CORS_ORIGIN] });
-  cookie = await launchCookie(server);
+  // Before the exchange: a visit from a Host with another port is refused and does not use the key up.
+  const otherPort = await rawRequest(server.launchUrl as string, { headers: { host: '127.0.0.1:1' } });
+  expect(otherPort.status).toBe(403);
+  expect(otherPort.headers['set-cookie']).toBeUndefined();
+  exchange = await fetch(server.launchUrl as string, { redirect: 'manual' });
+  cookie = (exchange.headers.getSetCookie()[0] as string).split(';')[0] as string;
 });
 afterAll(async () => {
   await server.close();
@@ -38,8 +45,8 @@ describe('the launch URL', () => {
     expect(Buffer.from(url.searchParams.get('key') as string, 'base64url').length).toBeGreaterThanOrEqual(16);
   });
 
-  it('exchanges the key for an HttpOnly SameSite=Strict cookie and redirects to / without the key', async () => {
-    const response = await fetch(server.launchUrl as string, { redirect: 'manual' });
+  it('exchanges the key for an HttpOnly SameSite=Strict cookie and redirects to / without the key', () => {
+    const response = exchange;
     expect(response.status).toBe(303);
     expect(response.headers.get('location')).toBe('/');
     const [set] = response.headers.getSetCookie();
@@ -48,13 +55,19 @@ describe('the launch URL', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('gives nothing for a wrong key, or to a Host with another port', async () => {
+  it('gives nothing for a wrong key (nor, see beforeAll, to a Host with another port)', async () => {
     const wrong = await fetch(`${new URL(server.url).origin}/?key=AAAA`, { redirect: 'manual' });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.getSetCookie()).toEqual([]);
-    const otherPort = await rawRequest(server.launchUrl as string, { headers: { host: '127.0.0.1:1' } });
-    expect(otherPort.status).toBe(403);
-    expect(otherPort.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('exchanges once: a second visit is refused with a sentence saying to restart for a new key (issue 30.2)', async () => {
+    const again = await fetch(server.launchUrl as string, { redirect: 'manual' });
+    expect(again.status).toBe(410);
+    expect(again.headers.getSetCookie()).toEqual([]);
+    expect(await again.text()).toContain('Restart the server (<code>jql-console serve --local-admin</code>) for a new link.');
+    // The browser that exchanged it stays the admin.
+    expect((await post(server.url, users, { cookie })).status).toBe(200);
   });
 });
 

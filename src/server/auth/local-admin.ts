@@ -28,13 +28,18 @@ export interface LocalAdminKeys {
   key: string;
   /** The value of the cookie a visit to the launch URL sets. */
   cookie: string;
+  /**
+   * Whether the key was exchanged: it exchanges once (issue 30.2), so a key seen later (terminal
+   * scrollback, a CI log) makes nobody the admin. A restart makes a new one.
+   */
+  exchanged: boolean;
 }
 
 /** Makes sure the local admin exists and makes this start's key and cookie. */
 export async function createLocalAdmin(db: Database): Promise<LocalAdminKeys> {
   await ensureUser(db, LOCAL_ADMIN, null, ['admin']);
   const userId = localAdminId(db) as number;
-  return { userId, key: randomBytes(32).toString('base64url'), cookie: randomBytes(32).toString('base64url') };
+  return { userId, key: randomBytes(32).toString('base64url'), cookie: randomBytes(32).toString('base64url'), exchanged: false };
 }
 
 /** Retires every token a previous start issued to the local admin (run at each start). */

@@ -1,8 +1,8 @@
 /**
  * Browser mode's way in (docs/protocol.md "The local admin"), as Jupyter's token URL: the server prints
  * `Open http://127.0.0.1:PORT/?key=<launch key>`; a visit from this machine exchanges the key for an
- * HttpOnly, SameSite=Strict cookie and is redirected to `/`, so the key leaves the address bar and no
- * script of the page ever holds a credential. A stale cookie (an earlier start's) is cleared by the
+ * HttpOnly, SameSite=Strict cookie, once (a second visit is refused), and is redirected to `/`, so
+ * the key leaves the address bar and no script of the page ever holds a credential. A stale cookie (an earlier start's) is cleared by the
  * answer to the first request that presents it, so the console falls back to anonymous.
  */
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
@@ -41,6 +41,13 @@ export function exchangeLaunchKey(request: FastifyRequest, reply: FastifyReply, 
       .type('text/html; charset=utf-8')
       .send(page('Open the launch link on the machine that runs the server', 'The local admin link works only from this machine, at the address the server printed (a loopback address with its port).'));
   }
+  if (keys.exchanged) {
+    return reply
+      .code(410)
+      .type('text/html; charset=utf-8')
+      .send(page('This launch link was already used', 'A launch link makes one browser the local admin, once. Restart the server (<code>jql-console serve --local-admin</code>) for a new link.'));
+  }
+  keys.exchanged = true;
   return reply.setCookie(LOCAL_ADMIN_COOKIE, keys.cookie, COOKIE_OPTIONS).redirect('/', 303);
 }
 
