@@ -36,6 +36,8 @@ export function requestText(document: string, level: QueryInfoLevel, existing: R
     assertions: existing?.assertions ?? [],
     captures: existing?.captures ?? [],
     tags: existing?.tags ?? [],
+    // A request's snapshot settings stay with it, as its assertions do.
+    ...(existing?.snapshot ? { snapshot: existing.snapshot } : {}),
   });
 }
 

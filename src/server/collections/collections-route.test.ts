@@ -80,6 +80,20 @@ describe('collection folders for the browser-mode console', () => {
     expect((await call('GET', '/collections/%2Fetc', { cookie: admin })).statusCode).toBe(404);
   });
 
+  it('approves a snapshot beside its request, and only for a request of the collection', async () => {
+    const approved = { __payload__: [{ id: 1, title: 'A' }], __errors__: null };
+    const answer = await call('PUT', '/collections/team%2Fdemo/snapshots', { cookie: admin, body: { path: '01-open-tickets.jql.json', snapshot: approved } });
+    expect(answer.statusCode).toBe(200);
+    expect(readFileSync(join(root, 'team', 'demo', '01-open-tickets.snapshot.json'), 'utf8')).toBe(`${JSON.stringify({ __errors__: null, __payload__: [{ id: 1, title: 'A' }] }, null, 2)}\n`);
+    const request = answer.json().requests.find((r: { path: string }) => r.path === '01-open-tickets.jql.json');
+    expect(request.snapshot).toEqual({ approved: { __errors__: null, __payload__: [{ id: 1, title: 'A' }] } });
+    const unknown = await call('PUT', '/collections/team%2Fdemo/snapshots', { cookie: admin, body: { path: 'nope.jql.json', snapshot: approved } });
+    expect(unknown.statusCode).toBe(404);
+    const anonymous = await call('PUT', '/collections/team%2Fdemo/snapshots', { body: { path: '01-open-tickets.jql.json', snapshot: {} } });
+    expect(anonymous.statusCode).toBe(401);
+    rmSync(join(root, 'team', 'demo', '01-open-tickets.snapshot.json'));
+  });
+
   it("imports the console's saved-queries export as new folders", async () => {
     const { FILE_FORMAT } = await import('../../shared/collections/saved-export.ts');
     const text = JSON.stringify({ format: FILE_FORMAT, version: 1, collections: [{ name: 'Old saved', queries: [{ name: 'count', document: '{"__meta__": {"namespace": "tickets.Ticket", "intent": "count"}}' }] }] });

@@ -10,11 +10,12 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { COLLECTION_FILE, parseRequestFile, REQUEST_SUFFIX, type RequestFile } from '../../shared/collections/format.ts';
+import type { JsonValue } from '../../shared/protocol.ts';
 import type { IdentityService } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
 import { refuseUnlessLocalAdmin } from '../http/local-admin-only.ts';
-import { CollectionError, insidePath, readCollection, writeRequest } from './folder.ts';
+import { CollectionError, insidePath, readCollection, writeRequest, writeSnapshot } from './folder.ts';
 import { importExport } from './import-export.ts';
 
 export interface CollectionsRouteOptions {
@@ -77,6 +78,26 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
     if (!parsed.ok) return sendFailure(reply, new JqlFailure(parsed.errors.map((message) => jqlError('validation_error', message))));
     try {
       writeRequest(dir, body.path, parsed.value);
+    } catch (error) {
+      if (error instanceof CollectionError) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', error.message)]));
+      throw error;
+    }
+    return snapshot(root, dir);
+  });
+
+  // "Approve as snapshot": the console sends the answer as a snapshot holds it (secrets already
+  // written as their variables); it goes beside its request, which must exist.
+  app.put('/collections/:id/snapshots', async (request, reply) => {
+    const dir = collectionDir(root, (request.params as { id: string }).id, reply);
+    if (!dir) return reply;
+    const body = request.body as { path?: unknown; snapshot?: unknown } | null;
+    if (typeof body?.path !== 'string' || !body.path.endsWith(REQUEST_SUFFIX) || body.snapshot === undefined) {
+      return sendFailure(reply, new JqlFailure([jqlError('invalid_request', `The body is {"path": "<name>${REQUEST_SUFFIX}", "snapshot": <the approved answer>}`)]));
+    }
+    const path = body.path;
+    if (!readCollection(dir).requests.some((r) => r.path === path)) return sendFailure(reply, new JqlFailure([jqlError('not_found', `No request ${path} in this collection`)]));
+    try {
+      writeSnapshot(dir, path, body.snapshot as JsonValue);
     } catch (error) {
       if (error instanceof CollectionError) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', error.message)]));
       throw error;

@@ -22,6 +22,8 @@ import {
   type RequestFile,
 } from '../../shared/collections/format.ts';
 import type { RunnableRequest } from '../../shared/collections/run.ts';
+import { serializeSnapshot, snapshotPathOf } from '../../shared/collections/snapshot.ts';
+import type { JsonValue } from '../../shared/protocol.ts';
 
 export interface CollectionFolder {
   root: string;
@@ -75,8 +77,16 @@ function walk(root: string, dir: string, requests: RunnableRequest[], problems: 
   for (const name of files) {
     const path = toPosix(relative(root, join(dir, name)));
     const parsed = parseRequestFile(readText(join(dir, name)), path);
-    if (parsed.ok) requests.push({ path, name: requestName(name), file: parsed.value });
-    else problems.push(...parsed.errors);
+    if (!parsed.ok) {
+      problems.push(...parsed.errors);
+      continue;
+    }
+    const request: RunnableRequest = { path, name: requestName(name), file: parsed.value };
+    const snapshot = readSnapshot(root, path, problems);
+    // A request carries a snapshot when its file is there, or when it asks for one and none is approved yet.
+    if (snapshot !== undefined) request.snapshot = { approved: snapshot };
+    else if (parsed.value.snapshot) request.snapshot = { approved: null };
+    requests.push(request);
   }
   for (const name of folders) walk(root, join(dir, name), requests, problems);
 }
@@ -112,12 +122,38 @@ export function writeRequest(root: string, path: string, request: RequestFile): 
   if (!path.endsWith(REQUEST_SUFFIX)) throw new CollectionError(`A request file's name ends in ${REQUEST_SUFFIX}`);
   const target = insidePath(root, path);
   mkdirSync(dirname(target), { recursive: true });
+  writeAtomically(target, serializeRequestFile(request));
+}
+
+/** A temporary file renamed over the target: a crash never leaves half a file. */
+function writeAtomically(target: string, text: string): void {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, serializeRequestFile(request), { flag: 'wx' });
+    writeFileSync(temporary, text, { flag: 'wx' });
     renameSync(temporary, target);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/** A request's approved snapshot (docs/collections.md "Snapshots"), or undefined when it has none. */
+function readSnapshot(root: string, requestPath: string, problems: string[]): JsonValue | undefined {
+  const path = snapshotPathOf(requestPath);
+  const file = join(root, path);
+  if (!existsSync(file) || !lstatSync(file).isFile()) return undefined;
+  try {
+    return JSON.parse(readText(file)) as JsonValue;
+  } catch (error) {
+    problems.push(`${path} is not valid JSON: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Writes (approves) a request's snapshot, atomically, beside the request file. */
+export function writeSnapshot(root: string, requestPath: string, snapshot: JsonValue): string {
+  if (!requestPath.endsWith(REQUEST_SUFFIX)) throw new CollectionError(`A request file's name ends in ${REQUEST_SUFFIX}`);
+  const path = snapshotPathOf(requestPath);
+  writeAtomically(insidePath(root, path), serializeSnapshot(snapshot));
+  return path;
 }

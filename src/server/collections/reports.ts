@@ -4,7 +4,8 @@
  * content. Neither holds a variable's value: secrets given on the command line stay out of files.
  */
 import { describeTarget } from '../../shared/collections/assertions.ts';
-import type { RunnableRequest, RunReport } from '../../shared/collections/run.ts';
+import type { RequestResult, RunnableRequest, RunReport } from '../../shared/collections/run.ts';
+import { describeChanges } from '../../shared/collections/snapshot.ts';
 
 export interface ReportInput {
   collection: string;
@@ -30,7 +31,17 @@ function failures(result: RunReport['results'][number]): Array<{ type: string; m
   for (const assertion of result.assertions) {
     if (!assertion.passed) out.push({ type: 'assertion', message: assertion.message ?? `${describeTarget(assertion.assertion)} failed` });
   }
+  const snapshot = snapshotFailure(result);
+  if (snapshot) out.push({ type: 'snapshot', message: snapshot });
   return out;
+}
+
+/** Why a request's snapshot failed, with its differences line by line; null when it did not. */
+export function snapshotFailure(result: RequestResult): string | null {
+  const snapshot = result.snapshot;
+  if (!snapshot || snapshot.state === 'matched' || snapshot.state === 'updated') return null;
+  if (snapshot.state === 'missing') return 'No approved snapshot yet: approve the answer in the console, or run with --update-snapshots';
+  return `The answer differs from the approved snapshot:\n${describeChanges(snapshot.changes)}`;
 }
 
 export function junitReport(input: ReportInput): string {
@@ -81,6 +92,7 @@ export function jsonReport(input: ReportInput): string {
         status: result.status,
         roundTripMs: result.roundTripMs,
         ...(result.error !== undefined ? { error: result.error } : {}),
+        ...(result.snapshot ? { snapshot: { state: result.snapshot.state, changes: result.snapshot.changes } } : {}),
         assertions: result.assertions.map((a) => ({
           description: describeTarget(a.assertion),
           assertion: a.assertion,

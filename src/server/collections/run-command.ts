@@ -15,13 +15,13 @@ import { runRequests, type RequestResult, type SendRequest } from '../../shared/
 import { findVariables, parseVariableValue } from '../../shared/variables.ts';
 import { start, type RunningServer } from '../index.ts';
 import { readFirstLine } from '../read-first-line.ts';
-import { CollectionError, readCollection, selectRequests } from './folder.ts';
-import { jsonReport, junitReport } from './reports.ts';
+import { CollectionError, readCollection, selectRequests, writeSnapshot } from './folder.ts';
+import { jsonReport, junitReport, snapshotFailure } from './reports.ts';
 import { cleanUpOnStop, closeWithin } from './stop-signals.ts';
 
 export const RUN_USAGE = `  jql-console run DIR [PATHS…] [--env NAME] [--env-var K=V]… [--server URL | --embedded [WORKSPACE]]
                   [--user NAME --password-stdin] [--tags a,b] [--bail]
-                  [--reporter-json FILE] [--reporter-junit FILE]`;
+                  [--reporter-json FILE] [--reporter-junit FILE] [--update-snapshots]`;
 
 /** Bad usage, a missing folder, an unknown environment: exit code 2. */
 export class RunUsageError extends Error {
@@ -42,13 +42,15 @@ export interface RunArgs {
   bail: boolean;
   reporterJson?: string;
   reporterJunit?: string;
+  /** Approve every snapshot that differs or is missing (docs/collections.md "Snapshots"). */
+  updateSnapshots: boolean;
 }
 
 const VALUE_OPTIONS = new Set(['--env', '--env-var', '--server', '--user', '--tags', '--reporter-json', '--reporter-junit']);
-const FLAG_OPTIONS = new Set(['--password-stdin', '--bail']);
+const FLAG_OPTIONS = new Set(['--password-stdin', '--bail', '--update-snapshots']);
 
 export function parseRunArgs(argv: readonly string[]): RunArgs {
-  const args: RunArgs = { dir: '', paths: [], envVars: {}, passwordStdin: false, tags: [], bail: false };
+  const args: RunArgs = { dir: '', paths: [], envVars: {}, passwordStdin: false, tags: [], bail: false, updateSnapshots: false };
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -61,6 +63,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
       else args.embedded = null;
     } else if (FLAG_OPTIONS.has(flag)) {
       if (flag === '--bail') args.bail = true;
+      else if (flag === '--update-snapshots') args.updateSnapshots = true;
       else args.passwordStdin = true;
     } else if (VALUE_OPTIONS.has(flag)) {
       const value = inline ?? argv[++i];
@@ -168,8 +171,19 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
     const token = args.user !== undefined ? await login(base, args.user, password as string) : undefined;
     io.out(`Running ${requests.length} request${requests.length === 1 ? '' : 's'} of "${folder.manifest.name}"${envName ? ` (environment ${envName})` : ''} against ${base}`);
     const startedAt = new Date();
-    const report = await runRequests(requests, { variables, send: sender(base, token), bail: args.bail, onResult: (result) => printResult(io, result) });
+    // Secret values never reach a snapshot: each is written as its variable's name.
+    const redactions = environment.secrets.flatMap((name) => (typeof variables[name] === 'string' ? [{ variable: name, value: variables[name] as string }] : []));
+    if (password) redactions.push({ variable: 'password', value: password });
+    const report = await runRequests(requests, {
+      variables,
+      send: sender(base, token),
+      bail: args.bail,
+      redactions,
+      updateSnapshots: args.updateSnapshots,
+      onResult: (result) => printResult(io, result),
+    });
     printSummary(io, report.results, report.skipped, report.totalMs);
+    writeUpdatedSnapshots(io, folder.root, report.results);
     const input = { collection: folder.manifest.name, environment: envName, server: base, startedAt, requests, report };
     if (args.reporterJunit) writeFileSync(args.reporterJunit, junitReport(input));
     if (args.reporterJson) writeFileSync(args.reporterJson, jsonReport(input));
@@ -240,6 +254,13 @@ async function login(base: string, username: string, password: string): Promise<
   return token;
 }
 
+/** `--update-snapshots`: writes each snapshot the run approved, and lists them. */
+function writeUpdatedSnapshots(io: RunIo, root: string, results: readonly RequestResult[]): void {
+  const updated = results.filter((r) => r.snapshot?.state === 'updated');
+  for (const result of updated) io.out(`Snapshot written: ${writeSnapshot(root, result.path, (result.snapshot as { actual: JsonValue }).actual)}`);
+  if (updated.length > 0) io.out(`${updated.length} snapshot${updated.length === 1 ? '' : 's'} updated.`);
+}
+
 function printResult(io: RunIo, result: RequestResult): void {
   const passedCount = result.assertions.filter((a) => a.passed).length;
   const mark = result.passed ? '✓' : '✗';
@@ -248,6 +269,8 @@ function printResult(io: RunIo, result: RequestResult): void {
   for (const assertion of result.assertions) {
     if (!assertion.passed) io.out(`    ✗ ${assertion.message ?? `${describeTarget(assertion.assertion)} failed`}`);
   }
+  const failure = snapshotFailure(result);
+  if (failure) io.out(failure.replace(/^/gm, '    '));
 }
 
 function printSummary(io: RunIo, results: RequestResult[], skipped: number, totalMs: number): void {

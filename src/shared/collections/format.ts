@@ -75,6 +75,8 @@ export interface RequestFile {
   assertions: Assertion[];
   captures: Capture[];
   tags: string[];
+  /** How the answer is compared with its approved snapshot file (docs/collections.md "Snapshots"). */
+  snapshot?: { ignore?: string[] };
 }
 
 export interface EnvironmentFile {
@@ -125,7 +127,7 @@ export function parseRequestFile(text: string, file: string): Parsed<RequestFile
   const raw = readJson(text, file, errors);
   if (raw === undefined) return { ok: false, errors };
   if (!isObj(raw)) return { ok: false, errors: [`${file} must hold an object`] };
-  unknownKeys(raw, ['description', 'document', 'documentLines', 'options', 'assertions', 'captures', 'tags'], file, errors);
+  unknownKeys(raw, ['description', 'document', 'documentLines', 'options', 'assertions', 'captures', 'tags', 'snapshot'], file, errors);
   let document = '';
   if (raw.document !== undefined && raw.documentLines !== undefined) errors.push(`${file}: give "document" or "documentLines", not both`);
   else if (raw.documentLines !== undefined) {
@@ -144,9 +146,11 @@ export function parseRequestFile(text: string, file: string): Parsed<RequestFile
     if (typeof value !== 'string' || value === '') list.push(`${where} must be a non-empty string`);
     return value as string;
   });
+  const snapshot = readSnapshotOptions(raw.snapshot, file, errors);
   if (errors.length > 0) return { ok: false, errors };
   const request: RequestFile = { document, options, assertions, captures, tags };
   if (typeof raw.description === 'string' && raw.description !== '') request.description = raw.description;
+  if (snapshot) request.snapshot = snapshot;
   return { ok: true, value: request };
 }
 
@@ -191,6 +195,20 @@ function readOptions(value: unknown, file: string, errors: string[]): RequestOpt
     else options.bearer = value.bearer;
   }
   return options;
+}
+
+function readSnapshotOptions(value: unknown, file: string, errors: string[]): RequestFile['snapshot'] {
+  if (value === undefined) return undefined;
+  if (!isObj(value)) {
+    errors.push(`${file}: "snapshot" must be an object, e.g. {"ignore": ["$..created_at"]}`);
+    return undefined;
+  }
+  unknownKeys(value, ['ignore'], `${file}: "snapshot"`, errors);
+  const ignore = readList(value.ignore, `${file}: "snapshot.ignore"`, errors, (item, where, list) => {
+    if (typeof item !== 'string' || !item.startsWith('$')) list.push(`${where} must be a JSONPath starting with $`);
+    return item as string;
+  });
+  return ignore.length > 0 ? { ignore } : {};
 }
 
 function readList<T>(value: unknown, where: string, errors: string[], read: (item: unknown, where: string, errors: string[]) => T): T[] {
@@ -302,8 +320,9 @@ export function serializeRequestFile(request: RequestFile): string {
         assertions: assertions.length > 0 ? assertions : undefined,
         captures: captures.length > 0 ? captures : undefined,
         tags: request.tags.length > 0 ? request.tags : undefined,
+        snapshot: request.snapshot,
       },
-      ['description', 'document', 'documentLines', 'options', 'assertions', 'captures', 'tags'],
+      ['description', 'document', 'documentLines', 'options', 'assertions', 'captures', 'tags', 'snapshot'],
     ),
   );
 }

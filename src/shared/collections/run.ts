@@ -8,12 +8,24 @@ import type { JsonValue } from '../protocol.ts';
 import { substituteVariables } from '../variables.ts';
 import { capture, evaluateAssertion, type Answer, type AssertionResult } from './assertions.ts';
 import type { RequestFile, RequestOptions } from './format.ts';
+import { compareSnapshot, snapshotOf, type Redaction, type SnapshotChange } from './snapshot.ts';
 
 export interface RunnableRequest {
   /** Path of the request file inside the collection, with `/` separators. */
   path: string;
   name: string;
   file: RequestFile;
+  /** Present when the request carries a snapshot: the approved one, or null when none is approved yet. */
+  snapshot?: { approved: JsonValue | null };
+}
+
+/** How a request's answer compared with its approved snapshot (docs/collections.md "Snapshots"). */
+export interface SnapshotOutcome {
+  /** `updated`: it differed (or was missing) and the run was asked to approve what came. */
+  state: 'matched' | 'differs' | 'missing' | 'updated';
+  changes: SnapshotChange[];
+  /** The new answer as a snapshot holds it: what "approve" writes. */
+  actual: JsonValue;
 }
 
 export interface OutgoingRequest {
@@ -38,6 +50,7 @@ export interface RequestResult {
   error?: string;
   /** The answer's body, for the console to show. */
   body?: unknown;
+  snapshot?: SnapshotOutcome;
 }
 
 export interface RunOptions {
@@ -48,6 +61,10 @@ export interface RunOptions {
   onResult?(result: RequestResult): void;
   /** Checked before each request: a cancelled run stops there. */
   cancelled?(): boolean;
+  /** Secret values, each replaced by its variable's name in snapshots. */
+  redactions?: readonly Redaction[];
+  /** Approve every snapshot that differs or is missing (`--update-snapshots`): it passes as `updated`. */
+  updateSnapshots?: boolean;
 }
 
 export interface RunReport {
@@ -71,7 +88,7 @@ export async function runRequests(requests: readonly RunnableRequest[], options:
   const results: RequestResult[] = [];
   for (const request of requests) {
     if (options.cancelled?.() || (options.bail && results.some((r) => !r.passed))) break;
-    const result = await runOne(request, variables, options.send);
+    const result = await runOne(request, variables, options);
     results.push(result);
     options.onResult?.(result);
   }
@@ -79,7 +96,8 @@ export async function runRequests(requests: readonly RunnableRequest[], options:
   return { results, passed, failed: results.length - passed, skipped: requests.length - results.length, totalMs: Date.now() - started };
 }
 
-async function runOne(request: RunnableRequest, variables: Record<string, JsonValue>, send: SendRequest): Promise<RequestResult> {
+async function runOne(request: RunnableRequest, variables: Record<string, JsonValue>, options: RunOptions): Promise<RequestResult> {
+  const { send } = options;
   const base = { path: request.path, name: request.name, status: 0, roundTripMs: 0, assertions: [] as AssertionResult[] };
   const document = fill(request.file.document, variables);
   if (!document.ok) return { ...base, passed: false, error: document.error };
@@ -102,14 +120,32 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer));
   const captured = capture(request.file.captures, answer);
   Object.assign(variables, captured.values);
+  const snapshot = request.snapshot ? compareWithSnapshot(request, answer.body, variables, options) : undefined;
   const result: RequestResult = {
     ...base,
     status: answer.status,
     roundTripMs: answer.roundTripMs,
     assertions,
     body: answer.body,
-    passed: assertions.every((a) => a.passed) && captured.missing.length === 0,
+    passed: assertions.every((a) => a.passed) && captured.missing.length === 0 && (snapshot === undefined || snapshot.state === 'matched' || snapshot.state === 'updated'),
   };
+  if (snapshot) result.snapshot = snapshot;
   if (captured.missing.length > 0) result.error = captured.missing.join('; ');
   return result;
+}
+
+/**
+ * The answer against the request's approved snapshot. Captured values (a token the run signed in for)
+ * are redacted like secrets: they differ on every run and must never be written into a file.
+ */
+function compareWithSnapshot(request: RunnableRequest, body: unknown, variables: Record<string, JsonValue>, options: RunOptions): SnapshotOutcome {
+  const capturedNames = new Set(request.file.captures.map((c) => c.variable));
+  const captured: Redaction[] = Object.entries(variables).flatMap(([variable, value]) =>
+    typeof value === 'string' && (capturedNames.has(variable) || value.length >= 16) ? [{ variable, value }] : [],
+  );
+  const actual = snapshotOf(body, request.file.snapshot ?? {}, [...(options.redactions ?? []), ...captured]);
+  const approved = request.snapshot?.approved ?? null;
+  const changes = approved === null ? [] : compareSnapshot(approved, actual, request.file.snapshot ?? {});
+  const state = approved === null ? 'missing' : changes.length === 0 ? 'matched' : 'differs';
+  return { state: state !== 'matched' && options.updateSnapshots ? 'updated' : state, changes, actual };
 }

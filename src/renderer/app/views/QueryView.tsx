@@ -6,6 +6,7 @@ import type { JSX } from 'react';
 import { ErrorBoundary } from '../../components/ErrorBoundary.tsx';
 import { EnvelopeViewer } from '../../features/envelope-viewer/EnvelopeViewer.tsx';
 import { QueryEditorPane } from '../../features/query-editor/QueryEditorPane.tsx';
+import { ApproveSnapshotButton } from '../ApproveSnapshotButton.tsx';
 import { ReproduceLocallyButton } from '../ReproduceLocallyButton.tsx';
 import { SaveToCollection } from '../SaveToCollection.tsx';
 import { SplitPane } from '../SplitPane.tsx';
@@ -14,7 +15,16 @@ export function QueryView(): JSX.Element {
   return (
     <>
       <SplitPane
-        left={<QueryEditorPane toolbarExtra={<ReproduceLocallyButton />} />}
+        left={
+          <QueryEditorPane
+            toolbarExtra={
+              <>
+                <ReproduceLocallyButton />
+                <ApproveSnapshotButton />
+              </>
+            }
+          />
+        }
         right={
           <ErrorBoundary what="The response viewer">
             <EnvelopeViewer />

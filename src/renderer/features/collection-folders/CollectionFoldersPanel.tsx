@@ -98,6 +98,7 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, openFolder,
         ...context,
         requests,
         variables,
+        redactions: (env?.secrets ?? []).flatMap((name) => (secrets[name] ? [{ variable: name, value: secrets[name] as string }] : [])),
         allowWrite,
         signal: abort.current.signal,
         onResult: (result) => setResults((previous) => ({ ...previous, [result.path]: result })),
@@ -125,6 +126,18 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, openFolder,
     if (!folderId) return;
     const next = await client.writeRequest(folderId, path, text);
     queryClient.setQueryData(folderKeys.folder(folderId), next);
+  };
+
+  const approve = async (path: string, approved: JsonValue) => {
+    if (!folderId) return;
+    const next = await client.writeSnapshot(folderId, path, approved);
+    queryClient.setQueryData(folderKeys.folder(folderId), next);
+    // The approved answer is the snapshot now: its result no longer stands for a failure.
+    setResults((previous) => {
+      const result = previous[path];
+      if (!result?.snapshot) return previous;
+      return { ...previous, [path]: { ...result, passed: result.assertions.every((a) => a.passed) && result.error === undefined, snapshot: { ...result.snapshot, state: 'updated' } } };
+    });
   };
 
   const selectedRequest = snapshot?.requests.find((r) => r.path === selected) ?? null;
@@ -227,6 +240,7 @@ export function CollectionFoldersPanel({ client, runContext, onOpen, openFolder,
               request={selectedRequest}
               result={results[selectedRequest.path] ?? null}
               onSave={save}
+              onApprove={approve}
               onOpen={(document) => folderId && onOpen(document, { folderId, path: selectedRequest.path, queryInfoLevel: selectedRequest.file.options.queryInfoLevel ?? 0 })}
             />
           ) : (

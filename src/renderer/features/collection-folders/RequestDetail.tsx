@@ -5,7 +5,9 @@
  */
 import { useState, type JSX } from 'react';
 import { serializeRequestFile } from '../../../shared/collections/format.ts';
-import type { RequestResult, RunnableRequest } from '../../../shared/collections/run.ts';
+import type { RequestResult, RunnableRequest, SnapshotOutcome } from '../../../shared/collections/run.ts';
+import type { JsonValue } from '../../../shared/protocol.ts';
+import { SnapshotResult } from './SnapshotResult.tsx';
 import panel from '../../components/panel.module.css';
 import { fromRow, toRow, type AssertionRow } from './assertion-rows.ts';
 import { AssertionsTable } from './AssertionsTable.tsx';
@@ -16,9 +18,11 @@ export interface RequestDetailProps {
   result: RequestResult | null;
   onSave(path: string, text: string): Promise<void>;
   onOpen(document: string): void;
+  /** Writes `snapshot` as the request's approved answer. */
+  onApprove?(path: string, snapshot: JsonValue): Promise<void>;
 }
 
-export function RequestDetail({ request, result, onSave, onOpen }: RequestDetailProps): JSX.Element {
+export function RequestDetail({ request, result, onSave, onOpen, onApprove }: RequestDetailProps): JSX.Element {
   const fromFile = JSON.stringify(request.file.assertions);
   const [base, setBase] = useState(fromFile);
   const [rows, setRows] = useState<AssertionRow[]>(() => request.file.assertions.map(toRow));
@@ -70,6 +74,7 @@ export function RequestDetail({ request, result, onSave, onOpen }: RequestDetail
         <p className={panel.hint}>Captures: {request.file.captures.map((c) => `${c.variable} ← ${c.path}`).join(', ')}</p>
       )}
       {result?.error && <p className={panel.error}>{result.error}</p>}
+      {result?.snapshot && <SnapshotResult outcome={result.snapshot} onApprove={onApprove ? () => onApprove(request.path, (result.snapshot as SnapshotOutcome).actual) : undefined} />}
       <AssertionsTable
         rows={rows}
         results={results}

@@ -3,6 +3,7 @@
  * --collections DIR`): list them, read one, write a request file back. Framework-free; it talks to
  * the embedded server through the transport, with the local admin's credential.
  */
+import type { JsonValue } from '../../../shared/protocol.ts';
 import { readErrors } from '../../response/schema/envelope-schema.ts';
 import { readFolderList, readFolderSnapshot, readImported, type FolderSnapshot, type FolderSummary, type ImportedFolder } from '../../response/schema/folders-schema.ts';
 import { credentialParts, decodeJson, trimBaseUrl, type ServerTarget } from '../../transport/jql-client.ts';
@@ -19,6 +20,8 @@ export interface FoldersClient {
   list(): Promise<FolderSummary[]>;
   read(id: string): Promise<FolderSnapshot>;
   writeRequest(id: string, path: string, text: string): Promise<FolderSnapshot>;
+  /** Approves an answer as the request's snapshot (docs/collections.md "Snapshots"). */
+  writeSnapshot(id: string, path: string, snapshot: JsonValue): Promise<FolderSnapshot>;
   /** A saved-queries export file, as new collection folders. */
   importExport(text: string): Promise<ImportedFolder[]>;
 }
@@ -59,6 +62,7 @@ export function createFoldersClient(transport: Transport, target: () => ServerTa
     list: async () => expected(readFolderList(await call('GET', '/collections')), 'its list of collection folders'),
     read: async (id) => expected(readFolderSnapshot(await call('GET', `/collections/${encodeURIComponent(id)}`)), 'the collection folder'),
     writeRequest: async (id, path, text) => expected(readFolderSnapshot(await call('PUT', `/collections/${encodeURIComponent(id)}/requests`, { path, text })), 'the collection folder'),
+    writeSnapshot: async (id, path, snapshot) => expected(readFolderSnapshot(await call('PUT', `/collections/${encodeURIComponent(id)}/snapshots`, { path, snapshot })), 'the collection folder'),
     importExport: async (text) => expected(readImported(await call('POST', '/collections/import', { export: text })), 'the folders it made'),
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { DescribeResult, JsonValue } from '../../../shared/protocol.ts';
 import { runRequests, type RequestResult, type RunnableRequest, type RunReport } from '../../../shared/collections/run.ts';
+import type { Redaction } from '../../../shared/collections/snapshot.ts';
 import { substituteVariables } from '../../../shared/variables.ts';
 import { classifyDocument } from '../../state/safety/classify-document.ts';
 import { refuseWrite, type GuardedConnection, type Refusal } from '../../state/safety/write-guard.ts';
@@ -23,6 +24,8 @@ export interface FolderRunInput {
   allowWrite?: boolean;
   signal?: AbortSignal;
   onResult?(result: RequestResult): void;
+  /** Secret values, written as their variables' names in snapshots. */
+  redactions?: Redaction[];
 }
 
 export type FolderRun = { refused: Refusal } | { report: RunReport };
@@ -39,6 +42,7 @@ export async function runFolder(input: FolderRunInput): Promise<FolderRun> {
   const report = await runRequests(input.requests, {
     variables: input.variables,
     cancelled: () => input.signal?.aborted ?? false,
+    redactions: input.redactions ?? [],
     onResult: input.onResult,
     send: async (outgoing) => {
       const request = buildRunRequest(input.target, JSON.stringify(outgoing.document), {

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { parseRequestFile, type RequestFile } from '../../../shared/collections/format.ts';
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { count, jsonObject, label, message, record } from './fields.ts';
+import { count, json, jsonObject, label, message, record } from './fields.ts';
 import { lenient, lenientList, readPart } from './lenient.ts';
 
 export interface FolderSummary {
@@ -22,7 +22,7 @@ export interface FolderSnapshot {
   version: string;
   defaultEnvironment: string | null;
   environments: Array<{ name: string; variables: Record<string, JsonValue>; secrets: string[] }>;
-  requests: Array<{ path: string; name: string; file: RequestFile }>;
+  requests: Array<{ path: string; name: string; file: RequestFile; snapshot?: { approved: JsonValue | null } }>;
   problems: string[];
 }
 
@@ -51,7 +51,10 @@ const requestFileSchema = v.pipe(
   }),
 );
 
-const requestSchema = record({ path: requestPath, name: label, file: requestFileSchema });
+/** A request's approved snapshot, kept as the server read it from its file (null: none approved yet). */
+const snapshotFileSchema = record({ approved: v.nullable(json) });
+
+const requestSchema = record({ path: requestPath, name: label, file: requestFileSchema, snapshot: v.optional(snapshotFileSchema) });
 
 const environmentSchema = record({
   name: label,
