@@ -25,6 +25,7 @@ import { registerWebSockets, streamRoute, type StreamOptions } from './streams/r
 import { CREDENTIAL_ROUTES, serveConsole } from './web/serve-console.ts';
 import { clearStaleLocalAdminCookie } from './web/launch-exchange.ts';
 import { hostGuard, listenerFor, type Listener } from './http/host-guard.ts';
+import { CONNECTION_LIMITS, fastifyConnectionOptions, type ConnectionLimits } from './http/connection-limits.ts';
 import { isLocalAdminRequest } from './http/local-admin-request.ts';
 import { collectionsRoute } from './collections/collections-route.ts';
 import type { CloneJobs } from './clone/clone-jobs.ts';
@@ -37,6 +38,8 @@ export interface AppOptions extends StateOptions {
   /** Origins allowed by CORS (`--cors`); none by default, and never on the credential routes. */
   cors?: string[];
   logger?: boolean | { level: string };
+  /** Request timeouts and the connection cap (default CONNECTION_LIMITS; `serve --request-timeout`, `--max-connections`). */
+  connections?: Partial<ConnectionLimits>;
   /** `/jql-streams` heartbeat and slow-subscriber limit (tests shorten them). */
   streams?: StreamOptions;
   /** A folder of collections the browser-mode console may open and edit (`--collections DIR`). */
@@ -64,11 +67,14 @@ const RATE_LIMIT_CLIENTS = 10_000;
 
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { state, hub, views } = await createState(options);
+  const connectionLimits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.connections };
   const app = Fastify({
     logger: loggerOptions(options.logger),
     childLoggerFactory: requestLoggers(),
     bodyLimit: state.ws.limits.maxBodyBytes,
+    ...fastifyConnectionOptions(connectionLimits),
   });
+  app.server.maxConnections = connectionLimits.maxConnections;
   app.addHook('onClose', () => {
     state.db.close();
   });

@@ -20,7 +20,7 @@ import { CLONE_USAGE, cloneCommand, workspaceCommand } from './clone/clone-comma
 const USAGE = `Usage:
   jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
                     [--base-path /api] [--production] [--cors ORIGIN]... [--local-admin]
-                    [--collections DIR]
+                    [--collections DIR] [--request-timeout SECONDS] [--max-connections N]
   jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)
 ${RUN_USAGE}
 ${IMPORT_USAGE}
@@ -47,13 +47,19 @@ export function parseServeArgs(args: string[]) {
       cors: { type: 'string', multiple: true, default: [] },
       'local-admin': { type: 'boolean', default: false },
       collections: { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'max-connections': { type: 'string' },
     },
     strict: true,
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const basePath = normalizeBasePath(values['base-path'] ?? '');
+  const connections: { requestTimeoutMs?: number; maxConnections?: number } = {};
+  if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = positiveInteger('--request-timeout', values['request-timeout']) * 1000;
+  if (values['max-connections'] !== undefined) connections.maxConnections = positiveInteger('--max-connections', values['max-connections']);
   return {
+    connections,
     workspace: values.workspace,
     dataDir: values.data ?? defaultDataDir(),
     host: values.host ?? '127.0.0.1',
@@ -64,6 +70,12 @@ export function parseServeArgs(args: string[]) {
     localAdmin: values['local-admin'] ?? false,
     ...(values.collections ? { collections: collectionsFolder(values.collections, values['local-admin'] ?? false) } : {}),
   };
+}
+
+function positiveInteger(flag: string, text: string): number {
+  const value = Number(text);
+  if (!/^[0-9]+$/.test(text) || !Number.isSafeInteger(value) || value < 1) throw new UsageError(`${flag} must be a whole number of at least 1, not "${text}"`);
+  return value;
 }
 
 /** `--collections DIR`: an existing folder, served to the local admin only. */

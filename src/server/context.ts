@@ -182,6 +182,8 @@ export interface RequestContext {
   credential: { token?: string; session?: string };
   /** The client's address (the socket's peer): login throttling counts failures per client. */
   client?: string;
+  /** The request's known-client cookie (auth/known-client.ts): a client that signed in before. */
+  knownClient?: string;
   /** Headers a handler sets on the HTTP answer (`Retry-After` of a throttled login). */
   replyHeaders?: Record<string, string>;
   authenticationClass?: 'jwt' | 'session';

@@ -9,7 +9,7 @@ import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
 import { createLocalAdmin } from './auth/local-admin.ts';
-import { LoginThrottle } from './auth/login-throttle.ts';
+import { LoginThrottle, type LoginThrottleOptions } from './auth/login-throttle.ts';
 import { loadSecret } from './auth/secret.ts';
 import { AnswerCache } from './cache/answer-cache.ts';
 import { NO_ANSWER_CACHE } from './cache/no-answer-cache.ts';
@@ -39,6 +39,8 @@ import { withoutMemos } from './workspace/memos.ts';
 import { loadWorkspace } from './workspace/resolve.ts';
 
 export interface StateOptions {
+  /** The login throttle's settings (default LOGIN_THROTTLE; tests lengthen the first wait). */
+  loginThrottle?: LoginThrottleOptions;
   /** Workspace file; the demo workspace when absent. */
   workspace?: string;
   dataDir: string;
@@ -108,7 +110,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       mutations,
       hooks: await loadHooks(ws),
       identity: createIdentityService(db, secret, () => state.localAdmin),
-      loginThrottle: new LoginThrottle(),
+      loginThrottle: new LoginThrottle(options.loginThrottle),
       controllers: new Map(),
       dispatch: dispatchInner,
       cache: shortcuts ? new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }) : NO_ANSWER_CACHE,

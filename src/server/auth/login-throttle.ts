@@ -1,26 +1,45 @@
 /**
- * Login throttling (docs/protocol.md "Authentication", always on): after 5 failed logins for one username from one client
- * within 15 minutes, further logins for that username from that client are refused until the oldest
- * of those failures is 15 minutes old, even with the right password; other usernames and other
- * clients are not affected. A successful login clears the count.
+ * Login throttling (docs/protocol.md "Authentication", always on), per (username, client) pair:
+ * the first `freeFailures` - 1 failed logins cost nothing; from the `freeFailures`-th on each failure
+ * doubles the wait before the pair may try again (30 s, 1 min, 2 min, … up to `maxWaitMs`, 15 min), so guessing stays slow. A pair is
+ * forgotten `windowMs` after its wait ended with no new failure, and on a successful login.
  *
- * Memory is bounded: an LRU of at most `maxTracked` (client, username) pairs, keyed by a hash so a long
- * username costs no more than a short one. An attacker who floods it with other pairs to push one out
- * pays a full password hash for each of those logins.
+ * Who is "a client" (issue 30.9): every loopback address (127.0.0.0/8, ::1) is one client, else a
+ * local process could dodge the throttle by rotating 127.x addresses. But on a loopback server every
+ * caller is that one client, so failures from it must not lock the owner out: a browser that signed
+ * in before holds a known-client cookie (auth/known-client.ts) bound to the username, and its
+ * logins count as a client of their own. So the right password still signs in from a client that
+ * has not failed.
+ *
+ * Memory is bounded: an LRU of at most `maxTracked` pairs, keyed by a hash so a long username costs no
+ * more than a short one. An attacker who floods it with other pairs to push one out pays a full
+ * password hash for each of those logins.
  */
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
+import { isLoopbackAddress } from '../http/loopback.ts';
 
 export interface LoginThrottleOptions {
-  maxFailures: number;
+  /** Failures of a pair answered before the first wait (the last of them starts it). */
+  freeFailures: number;
+  /** The wait after the first failure beyond the free ones; it doubles with each further failure. */
+  firstWaitMs: number;
+  maxWaitMs: number;
+  /** How long after its wait ended a pair with no new failure is forgotten. */
   windowMs: number;
   maxTracked: number;
 }
 
-export const LOGIN_THROTTLE: LoginThrottleOptions = { maxFailures: 5, windowMs: 15 * 60_000, maxTracked: 50_000 };
+export const LOGIN_THROTTLE: LoginThrottleOptions = { freeFailures: 5, firstWaitMs: 30_000, maxWaitMs: 15 * 60_000, windowMs: 15 * 60_000, maxTracked: 50_000 };
+
+interface PairFailures {
+  count: number;
+  /** When the pair may try again. */
+  until: number;
+}
 
 export class LoginThrottle {
-  private readonly failures: LRUCache<string, number[]>;
+  private readonly failures: LRUCache<string, PairFailures>;
   private readonly options: LoginThrottleOptions;
   private readonly now: () => number;
 
@@ -32,18 +51,17 @@ export class LoginThrottle {
 
   /** Seconds until this pair may try again; 0 when it may now. */
   retryAfter(client: string | undefined, username: string): number {
-    const recent = this.recent(keyOf(client, username));
-    if (recent.length < this.options.maxFailures) return 0;
-    const oldest = recent[recent.length - this.options.maxFailures] as number;
-    return Math.max(1, Math.ceil((oldest + this.options.windowMs - this.now()) / 1000));
+    const entry = this.current(keyOf(client, username));
+    if (!entry || entry.until <= this.now()) return 0;
+    return Math.max(1, Math.ceil((entry.until - this.now()) / 1000));
   }
 
   recordFailure(client: string | undefined, username: string): void {
     const key = keyOf(client, username);
-    const recent = this.recent(key);
-    recent.push(this.now());
-    // Only the last few matter for the window.
-    this.failures.set(key, recent.slice(-this.options.maxFailures));
+    const count = (this.current(key)?.count ?? 0) + 1;
+    const beyond = count - this.options.freeFailures;
+    const wait = beyond < 0 ? 0 : Math.min(this.options.maxWaitMs, this.options.firstWaitMs * 2 ** Math.min(beyond, 40));
+    this.failures.set(key, { count, until: this.now() + wait });
   }
 
   recordSuccess(client: string | undefined, username: string): void {
@@ -55,10 +73,24 @@ export class LoginThrottle {
     return this.failures.size;
   }
 
-  private recent(key: string): number[] {
-    const since = this.now() - this.options.windowMs;
-    return (this.failures.get(key) ?? []).filter((at) => at > since);
+  private current(key: string): PairFailures | undefined {
+    const entry = this.failures.get(key);
+    if (entry && entry.until + this.options.windowMs <= this.now()) {
+      this.failures.delete(key);
+      return undefined;
+    }
+    return entry;
   }
+}
+
+/**
+ * The throttle's client for a peer address: every loopback address is one client (a process of this
+ * machine can use any of 127.0.0.0/8 and ::1); `::ffff:` IPv4 addresses are their IPv4 form.
+ */
+export function throttleClient(address: string | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  if (isLoopbackAddress(address)) return 'loopback';
+  return address.toLowerCase().startsWith('::ffff:') ? address.slice(7) : address;
 }
 
 // A caller without an address (a request injected in-process) counts as one client.

@@ -31,6 +31,8 @@ export interface RequestInput {
   credentials: Credentials;
   /** The client's address (the socket's peer), for login throttling. */
   client?: string;
+  /** Its known-client cookie (auth/known-client.ts), for login throttling. */
+  knownClient?: string;
   files?: Map<string, UploadedFile>;
   /** Writes one line to the server's log about what the request did as whom (a "see as" read). */
   audit?: (line: string) => void;
@@ -109,6 +111,7 @@ class RequestRun {
       cookies: this.cookies,
       files: input.files ?? new Map(),
       ...(input.client !== undefined ? { client: input.client } : {}),
+      ...(input.knownClient !== undefined ? { knownClient: input.knownClient } : {}),
       replyHeaders: this.replyHeaders,
       passwordChecks,
     };
@@ -148,7 +151,7 @@ class RequestRun {
       const caller = this.seeAs(shape, identity);
       // Logins hash their passwords here, before the gate: the gate holds only their short writes.
       const queries = single ? [body] : Object.entries(body).filter(([name]) => name !== ROOT_META).map(([, query]) => query);
-      const base = this.context(caller, authClass, await prepareLogins(state, queries, input.client));
+      const base = this.context(caller, authClass, await prepareLogins(state, queries, input.client, input.knownClient));
       // A request that may write runs through the write gate in one transaction; any other reads
       // committed data through the read connection, whatever another request's transaction holds.
       // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.

@@ -13,8 +13,9 @@ export interface ServeProcess {
   kill(): Promise<void>;
 }
 
-export function serve(workspace: string, dataDir: string, timeoutMs = 20_000): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', BIN, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
+/** `args`: more options for `serve` (`--request-timeout 2`). */
+export function serve(workspace: string, dataDir: string, timeoutMs = 20_000, args: readonly string[] = []): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', BIN, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, JQL_ADMIN: '' },
   });

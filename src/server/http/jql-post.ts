@@ -8,7 +8,7 @@ import type { RunJql } from '../dispatch/run-request.ts';
 import { JqlFailure } from '../errors.ts';
 import { sendAnswer } from './answer-reply.ts';
 import { sendFailure } from './error-reply.ts';
-import { credentialsOf, readQueryOptions } from './request-input.ts';
+import { clientOf, credentialsOf, readQueryOptions } from './request-input.ts';
 import { registerJsonParser } from './json-body.ts';
 
 export interface JqlPostOptions {
@@ -28,7 +28,7 @@ export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { ru
       sendFailure(reply, options);
       return undefined;
     }
-    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), client: request.ip, audit: (line) => request.log.info(line) }, (error) =>
+    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), ...clientOf(request), audit: (line) => request.log.info(line) }, (error) =>
       request.log.error({ err: error }, 'JQL query failed'),
     );
     if (answer instanceof Promise) return answer.then((ready) => sendAnswer(reply, ready));

@@ -19,7 +19,7 @@ import { sendAnswer } from './answer-reply.ts';
 import { sendFailure } from './error-reply.ts';
 import { letClientFinishSending } from './refused-body.ts';
 import { parseJsonBody } from './json-body.ts';
-import { credentialsOf, readQueryOptions } from './request-input.ts';
+import { clientOf, credentialsOf, readQueryOptions } from './request-input.ts';
 
 export interface JqlPutOptions {
   run: RunJql;
@@ -59,7 +59,7 @@ export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run,
         held.push(uploaded);
         files.set(file.part, uploaded);
       }
-      result = await run({ ...params, body: intake.plan.body, credentials, client: request.ip, files }, (error) =>
+      result = await run({ ...params, body: intake.plan.body, credentials, ...clientOf(request), files }, (error) =>
         request.log.error({ err: error }, 'JQL multipart query failed'),
       );
     } catch (error) {

@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { SESSION_COOKIE } from '../auth/cookies.ts';
 import type { Credentials } from '../auth/identify.ts';
+import { KNOWN_CLIENT_COOKIE } from '../auth/known-client.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import type { EnvelopeShape } from '../query/envelope.ts';
 import { localAdminCookieOf } from './local-admin-request.ts';
@@ -25,6 +26,12 @@ export function readQueryOptions(request: FastifyRequest): QueryOptions | JqlFai
   const envelope = query.envelope;
   if (envelope !== undefined && envelope !== 'flat') return new JqlFailure([jqlError('invalid_request', 'envelope must be "flat"')]);
   return { infoLevel, shape: envelope === 'flat' ? 'flat' : 'standard' };
+}
+
+/** Who the request comes from, for login throttling: its peer address and its known-client cookie. */
+export function clientOf(request: FastifyRequest): { client: string; knownClient?: string } {
+  const knownClient = request.cookies?.[KNOWN_CLIENT_COOKIE];
+  return { client: request.ip, ...(knownClient !== undefined ? { knownClient } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@
  * takes the write gate (auth/password-checks.ts says why), with the row both sides read.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
+import { loginClient } from '../auth/known-client.ts';
 import { PasswordChecks } from '../auth/password-checks.ts';
 import { PLACEHOLDER_HASH } from '../auth/password.ts';
 import type { ServerState } from '../context.ts';
@@ -48,7 +49,7 @@ export function hashToCheck(row: LoginRow | undefined): string {
  * one after another (a multi-query of many logins takes one hash's memory at a time). A pair the
  * throttle refuses is not hashed: its login is refused without one.
  */
-export async function prepareLogins(state: ServerState, queries: Iterable<JsonValue | undefined>, client: string | undefined): Promise<PasswordChecks> {
+export async function prepareLogins(state: ServerState, queries: Iterable<JsonValue | undefined>, address: string | undefined, knownClient: string | undefined): Promise<PasswordChecks> {
   const checks = new PasswordChecks();
   for (const query of queries) {
     if (!isLoginQuery(query)) continue;
@@ -56,7 +57,7 @@ export async function prepareLogins(state: ServerState, queries: Iterable<JsonVa
     const args = mapKeys(query as Record<string, JsonValue>, snakeKey);
     const { username, password } = args;
     if (typeof username !== 'string' || typeof password !== 'string') continue;
-    if (state.loginThrottle.retryAfter(client, username) > 0) continue;
+    if (state.loginThrottle.retryAfter(loginClient(state.secret, address, knownClient, username), username) > 0) continue;
     const row = state.db.read((statements) => findLoginRow(untracked(statements), username));
     await checks.prepare(password, hashToCheck(row));
   }

@@ -5,6 +5,7 @@
  */
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { SESSION_COOKIE } from '../auth/cookies.ts';
+import { KNOWN_CLIENT_COOKIE, KNOWN_CLIENT_MAX_AGE_SECONDS, loginClient, newKnownClient } from '../auth/known-client.ts';
 import { PasswordChecks } from '../auth/password-checks.ts';
 import { credentialGeneration } from '../auth/revocation.ts';
 import { createSession, revokeJti, revokeSession } from '../auth/sessions.ts';
@@ -44,7 +45,7 @@ export function userController(state: ServerState): ControllerClassLike {
       if (typeof username !== 'string' || typeof password !== 'string') {
         fail('validation_error', 'login takes a username and a password (strings)', { field: typeof username !== 'string' ? 'username' : 'password', path: [typeof username !== 'string' ? 'username' : 'password'] });
       }
-      const client = ctx.request.client;
+      const client = loginClient(state.secret, ctx.request.client, ctx.request.knownClient, username as string);
       const retryAfter = throttle.retryAfter(client, username as string);
       if (retryAfter > 0) {
         if (ctx.request.replyHeaders) ctx.request.replyHeaders['Retry-After'] = String(retryAfter);
@@ -65,6 +66,8 @@ export function userController(state: ServerState): ControllerClassLike {
         const session = createSession(sql, row.id, CREDENTIAL_TTL_SECONDS);
         ctx.request.cookies.push({ name: SESSION_COOKIE, value: session.cookieValue, maxAgeSeconds: CREDENTIAL_TTL_SECONDS });
       }
+      // This client is known from now on: others' wrong guesses for this username do not lock it out.
+      if (!client?.startsWith('known:')) ctx.request.cookies.push({ name: KNOWN_CLIENT_COOKIE, value: newKnownClient(state.secret, username as string), maxAgeSeconds: KNOWN_CLIENT_MAX_AGE_SECONDS });
       const user = publicUser(sql, state, row.id);
       return { payload: { token: issued.token, expires_at: issued.expiresAt.toISOString(), user }, message: `Signed in as ${username as string}` };
     }
