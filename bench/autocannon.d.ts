@@ -24,6 +24,8 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     duration: number;
+    /** Answers per HTTP status. */
+    statusCodeStats?: Record<string, { count: number }>;
   }
   export interface Options {
     url: string;

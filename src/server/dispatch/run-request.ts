@@ -151,19 +151,24 @@ class RequestRun {
       const caller = this.seeAs(shape, identity);
       // Logins hash their passwords here, before the gate: the gate holds only their short writes.
       const queries = single ? [body] : Object.entries(body).filter(([name]) => name !== ROOT_META).map(([, query]) => query);
-      const base = this.context(caller, authClass, await prepareLogins(state, queries, input.client, input.knownClient));
+      const passwordChecks = await prepareLogins(state, queries, input.client, input.knownClient);
       // A request that may write runs through the write gate in one transaction; any other reads
       // committed data through the read connection, whatever another request's transaction holds.
       // A query of a shape a plan answers was parsed as a read before (query/plan-cache.ts): not again.
       const writing = planShape !== null && plansOf(state).knows(planShape) ? false : writes(body, root);
-      const access = <T>(fn: (statements: StatementCache) => Promise<T>): Promise<T> => (writing ? state.db.write(fn) : state.db.read(fn));
+      // (A see-as request never gets here as a write: resolveSeeAs refused it.) A write is authorized as its caller stands when it runs, not when it queued: a commit ahead of
+      // it in the gate may have taken a role away or disabled the account (issue 29.5).
+      const access = <T>(fn: (statements: StatementCache, base: Omit<RequestContext, 'sql'>) => Promise<T>): Promise<T> =>
+        writing
+          ? state.db.write((statements) => fn(statements, this.context(callerAsCommitted(state, identity), authClass, passwordChecks)))
+          : state.db.read((statements) => fn(statements, this.context(caller, authClass, passwordChecks)));
       if (single || !root) {
-        const run = await access((statements) => runSingle({ ...base, sql: this.sessionOn(statements)() }, body, { log, shape: planShape }));
+        const run = await access((statements, base) => runSingle({ ...base, sql: this.sessionOn(statements)() }, body, { log, shape: planShape }));
         outcome = run.outcome;
         onlyData = run.meta?.onlyData ?? false;
         if (outcome.errors) status = statusOf(outcome.errors);
       } else {
-        const run = await access((statements) => runMulti(base, this.sessionOn(statements), body, root, { log }));
+        const run = await access((statements, base) => runMulti(base, this.sessionOn(statements), body, root, { log }));
         outcome = run.outcome;
       }
     } catch (error) {
@@ -198,6 +203,17 @@ class RequestRun {
 /** The diagnostics a caller gets: `sql` only for the role admin in production mode (docs/protocol.md "Diagnostics"). */
 function diagnosticsLevel(state: ServerState, asked: 0 | 1 | 2, user: AuthUser | null): 0 | 1 | 2 {
   return asked === 2 && state.production && !user?.roles.includes(ADMIN_ROLE) ? 1 : asked;
+}
+
+/**
+ * The caller read again inside the write gate, against what is committed now: the credential still
+ * valid, the account still active, its roles as they are. Throws the refusal as identify() would.
+ */
+function callerAsCommitted(state: ServerState, caller: Caller): Caller {
+  if (!caller.proof) return caller;
+  const now = state.identity.recheck(caller.proof);
+  if (now.error) throw now.error;
+  return { ...caller, user: now.user };
 }
 
 /** Whether any query of the body may write (a malformed one is answered as an error, without writing). */
