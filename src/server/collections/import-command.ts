@@ -4,16 +4,22 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { CommandHelp } from '../cli-help.ts';
 import { CollectionError } from './folder.ts';
 import { importExport } from './import-export.ts';
 import { RunUsageError } from './run-command.ts';
 
-export const IMPORT_USAGE = '  jql-console collection import EXPORT.json --into DIR';
+export const IMPORT_HELP: CommandHelp = {
+  words: ['collection', 'import'],
+  usage: 'EXPORT.json --into DIR',
+  summary: "Writes the console's saved-queries export as collection folders under DIR.",
+  options: [{ flag: '--into', value: 'DIR', help: 'The existing folder the collections are written into.' }],
+};
 
 export function importCommand(argv: readonly string[], out: (line: string) => void = console.log): number {
   const { values, positionals } = parseArgs({ args: [...argv], options: { into: { type: 'string' } }, allowPositionals: true, strict: true });
   const [file, ...extra] = positionals;
-  if (!file || extra.length > 0 || !values.into) throw new RunUsageError(`Usage: ${IMPORT_USAGE.trim()}`);
+  if (!file || extra.length > 0 || !values.into) throw new RunUsageError(`Usage: jql-console collection import ${IMPORT_HELP.usage}`);
   if (!existsSync(file)) throw new RunUsageError(`${file}: no such file`);
   if (!existsSync(values.into) || !statSync(values.into).isDirectory()) throw new RunUsageError(`--into ${values.into}: no such folder`);
   try {
