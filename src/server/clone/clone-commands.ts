@@ -7,7 +7,6 @@
  *   query reads into a data directory that `serve --workspace DIR/workspace.json --data DIR` runs.
  * Credentials come from standard input only, and no output names them.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CLONE_WORKSPACE_FILE, DEFAULT_CLONE_DEPTH, DEFAULT_MAX_RECORDS, type CloneProgress } from '../../shared/clone.ts';
 import { parseRequestFile, REQUEST_SUFFIX } from '../../shared/collections/format.ts';
@@ -15,6 +14,7 @@ import type { JsonValue } from '../../shared/protocol.ts';
 import type { CommandHelp, OptionHelp } from '../cli-help.ts';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, positiveWholeNumber, RATE_LIMIT_OPTION, REMOTE_LIMIT_OPTIONS, remoteLimitsFrom } from '../remote/answer-limits.ts';
 import { terminalProgress } from '../terminal-progress.ts';
+import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
 import { cloneRemote } from './clone-remote.ts';
 import { readCredentials, signIn } from './credentials.ts';
 import { RemoteServer } from './remote-server.ts';
@@ -156,13 +156,17 @@ export async function cloneCommand(argv: readonly string[], io: CommandIo = proc
   return 0;
 }
 
+/** A query file larger than this is refused unread: 1 MiB holds any query a person writes. */
+const MAX_QUERY_FILE_BYTES = 1024 * 1024;
+
 /** A query document, or a collection's request file (`*.jql.json`) whose document is the query. */
 function readQueryFile(file: string): JsonValue {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readBoundedFile(file, { maxBytes: MAX_QUERY_FILE_BYTES, label: `--query ${file}` });
   } catch (error) {
-    throw new CloneCommandUsageError(`--query ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    if (error instanceof FileReadError) throw new CloneCommandUsageError(error.message);
+    throw error;
   }
   if (file.endsWith(REQUEST_SUFFIX)) {
     const parsed = parseRequestFile(text, file);
