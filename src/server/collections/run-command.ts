@@ -20,6 +20,7 @@ import { start, type RunningServer } from '../index.ts';
 import { readFirstLine } from '../read-first-line.ts';
 import { CollectionError, readCollection, selectRequests } from './folder.ts';
 import { jsonReport, junitReport } from './reports.ts';
+import { SecretValues } from './secret-values.ts';
 import { cleanUpOnStop, closeWithin } from './stop-signals.ts';
 
 export const RUN_HELP: CommandHelp = {
@@ -199,18 +200,23 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
     io.out(`Running ${requests.length} request${requests.length === 1 ? '' : 's'} of "${folder.manifest.name}"${envName ? ` (environment ${envName})` : ''} against ${base}`);
     const startedAt = new Date();
     const progress = terminalProgress(io.progress ?? null, args.quiet);
+    const secrets = SecretValues.of(environment.secrets, requests, token !== undefined ? [[token, `{{token of --user ${args.user}}}`]] : []);
     let done = 0;
-    const report = await runRequests(requests, {
+    const run = await runRequests(requests, {
       variables,
       send: send(token),
       bail: args.bail,
-      onResult: (result) => {
+      onResult: (result, now) => {
         progress.done();
-        printResult(io, result);
+        secrets.update(now);
+        printResult(io, secrets.hide({ ...result, body: undefined }));
         progress.show(`run: ${++done} of ${requests.length} requests done`);
       },
     });
     progress.done();
+    secrets.update(run.variables);
+    // What is printed and written holds no secret; the answers' bodies are not reported at all.
+    const report = { ...run, variables: {}, results: run.results.map((result) => secrets.hide({ ...result, body: undefined })) };
     printSummary(io, report.results, report.skipped, report.totalMs);
     const input = { collection: folder.manifest.name, environment: envName, server: base, startedAt, requests, report };
     if (args.reporterJunit) writeFileSync(args.reporterJunit, junitReport(input));
