@@ -5,26 +5,60 @@
  * Mistakes print one plain sentence and exit 1; never a stack trace.
  */
 import { homedir } from 'node:os';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureUser } from './auth/first-admin.ts';
 import { CloneJobs, LocalAdminHostError, start, type ServeCopy } from './index.ts';
 import { createState } from './state.ts';
 import { readFirstLine } from './read-first-line.ts';
-import { RUN_USAGE, runCommand, RunUsageError } from './collections/run-command.ts';
-import { IMPORT_USAGE, importCommand } from './collections/import-command.ts';
+import { RUN_HELP, runCommand, RunUsageError } from './collections/run-command.ts';
+import { IMPORT_HELP, importCommand } from './collections/import-command.ts';
 import { untracked } from './db/sql-session.ts';
-import { CLONE_USAGE, cloneCommand, workspaceCommand } from './clone/clone-commands.ts';
+import { CLONE_HELP, cloneCommand, FROM_DESCRIBE_HELP, workspaceCommand } from './clone/clone-commands.ts';
+import { asksForHelp, findCommand, formatHelp, formatOverview, type CommandHelp } from './cli-help.ts';
 
-const USAGE = `Usage:
-  jql-console serve [--workspace FILE] [--data DIR] [--host 127.0.0.1] [--port 8787]
-                    [--base-path /api] [--production] [--cors ORIGIN]... [--local-admin]
-                    [--collections DIR] [--request-timeout SECONDS] [--max-connections N]
-  jql-console user add --workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)
-${RUN_USAGE}
-${IMPORT_USAGE}
-${CLONE_USAGE}`;
+const SERVE_HELP: CommandHelp = {
+  words: ['serve'],
+  usage: '[options]',
+  summary: 'Starts the JQL server on a workspace file and a data folder.',
+  options: [
+    { flag: '--workspace', value: 'FILE', help: 'The workspace file.', default: 'the demo workspace' },
+    { flag: '--data', value: 'DIR', help: 'The data folder (database, files, keys).', default: defaultDataDir() },
+    { flag: '--host', value: 'HOST', help: 'The address listened on.', default: '127.0.0.1' },
+    { flag: '--port', value: 'PORT', help: 'The port; 0 picks a free one.', default: '8787' },
+    { flag: '--base-path', value: 'PATH', help: 'Serves everything under this URL path, e.g. /api.', default: '/' },
+    { flag: '--production', help: 'Production mode: no debug information in answers.' },
+    { flag: '--cors', value: 'ORIGIN', help: 'Allows this browser origin; repeatable.' },
+    { flag: '--local-admin', help: 'Prints a one-time link that signs the console in as the local admin.' },
+    { flag: '--collections', value: 'DIR', help: 'Serves the collection folders under DIR to the local admin.' },
+    { flag: '--request-timeout', value: 'SECONDS', help: 'A request (headers and body) must arrive within this, or its socket is closed.', default: '120' },
+    { flag: '--max-connections', value: 'N', help: 'Open connections at once; more are refused until one closes.', default: '900' },
+  ],
+};
+
+const USER_ADD_HELP: CommandHelp = {
+  words: ['user', 'add'],
+  usage: '--workspace FILE --data DIR --username NAME [--roles a,b]   (password on stdin)',
+  summary: 'Creates a user; the password is read from the first line of standard input.',
+  options: [
+    { flag: '--workspace', value: 'FILE', help: 'The workspace file.', default: 'the demo workspace' },
+    { flag: '--data', value: 'DIR', help: 'The data folder.', default: defaultDataDir() },
+    { flag: '--username', value: 'NAME', help: "The new user's name." },
+    { flag: '--roles', value: 'a,b', help: 'Roles given to the user.', default: 'none' },
+  ],
+};
+
+/**
+ * Every command with its help, in the order the overview lists them. A new command adds its
+ * `CommandHelp` here (declared next to its code); `--help` and the test of every help page follow.
+ */
+export const COMMANDS: readonly CommandHelp[] = [SERVE_HELP, USER_ADD_HELP, RUN_HELP, IMPORT_HELP, FROM_DESCRIBE_HELP, CLONE_HELP];
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
 
 class UsageError extends Error {}
 
@@ -148,20 +182,33 @@ async function userAdd(args: string[]): Promise<void> {
 export async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   try {
+    if (command === '--version' || command === '-v' || command === 'version') {
+      console.log(version());
+      return 0;
+    }
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      console.log(formatOverview(COMMANDS, version()));
+      return 0;
+    }
+    if (asksForHelp(argv)) {
+      const asked = findCommand(COMMANDS, argv);
+      if (!asked) throw new UsageError(`Unknown command "${argv.filter((a) => a !== '--help' && a !== '-h').join(' ')}"`);
+      console.log(formatHelp(asked));
+      return 0;
+    }
     if (command === 'run') return await runCommand(argv.slice(1));
     if (command === 'collection' && sub === 'import') return importCommand(rest);
     if (command === 'workspace' && sub === 'from-describe') return await workspaceCommand(rest);
     if (command === 'clone') return await cloneCommand(argv.slice(1));
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);
-    else if (command === undefined || command === '--help' || command === '-h' || command === 'help') console.log(USAGE);
     else throw new UsageError(`Unknown command "${argv.join(' ')}"`);
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`jql-console: ${message}`);
     if (error instanceof LocalAdminHostError) return 2;
-    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error(USAGE);
+    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error('jql-console --help lists the commands; jql-console COMMAND --help its options.');
     // `run` tells a failed check (1) from bad usage (2), as CI runners expect.
     return error instanceof RunUsageError ? 2 : 1;
   }

@@ -30,6 +30,16 @@ describe('RemoteServer', () => {
     await expect(waiting).rejects.toThrow(CloneCancelledError);
   });
 
+  it('caps the time spent waiting out 429s, all waits together, and says so (issue 32.4)', async () => {
+    let calls = 0;
+    const limited: FetchLike = async () => (calls++, new Response('{}', { status: 429, headers: { 'retry-after': '1' } }));
+    const remote = new RemoteServer({ baseUrl: 'http://127.0.0.1:9', fetch: limited, maxTotalWaitMs: 1500 });
+    const started = Date.now();
+    await expect(remote.post({})).rejects.toThrow(/kept rate limiting: waiting 1 s more would pass the 2 s allowed for all waits/);
+    expect(calls).toBe(2);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
   it('never sends the token to a file URL on another origin', async () => {
     const seen: string[] = [];
     const remote = new RemoteServer({ baseUrl: 'http://127.0.0.1:9/api', token: 't0ken', fetch: async (url) => (seen.push(url), new Response('x')) });

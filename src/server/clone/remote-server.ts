@@ -5,6 +5,7 @@
  * Credentials go only to the source's own origin, and no message here ever holds one.
  */
 import type { JqlError, JsonValue } from '../../shared/protocol.ts';
+import { AnswerTooLargeError, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, DEFAULT_REQUEST_TIMEOUT_S, readCappedText } from '../remote/answer-limits.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -20,6 +21,12 @@ export interface RemoteOptions {
   maxRateLimitWaits?: number;
   /** Longest single wait; a Retry-After beyond it is refused rather than slept through. */
   maxWaitMs?: number;
+  /** All waits on 429s together, over every request of this source (default 300 s). */
+  maxTotalWaitMs?: number;
+  /** One request, from sending to the last byte of its answer (default 60 s). */
+  timeoutMs?: number;
+  /** Bytes of one JQL answer read at most (default 80 MiB). */
+  maxAnswerBytes?: number;
 }
 
 export interface RemoteAnswer {
@@ -56,6 +63,8 @@ export class RemoteServer {
   readonly origin: string;
   /** HTTP requests made so far (POST /jql and file downloads). */
   requests = 0;
+  /** Time spent waiting out 429s so far, against `maxTotalWaitMs`. */
+  private waitedMs = 0;
   private token: string | null;
   private readonly fetchImpl: FetchLike;
   private readonly options: RemoteOptions;
@@ -86,7 +95,7 @@ export class RemoteServer {
       const location = response.headers.get('location');
       throw new RemoteError(response.status, 'redirected', `${this.baseUrl}/jql redirects${location ? ` to ${location}` : ''}; give the server's final URL instead`);
     }
-    const text = await response.text();
+    const text = await this.readBody(response, `${this.baseUrl}/jql`);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -118,6 +127,27 @@ export class RemoteServer {
     return response;
   }
 
+  /** The answer's text within the byte cap and the request's deadline, or one RemoteError saying which was passed. */
+  private async readBody(response: Response, where: string): Promise<string> {
+    const maxBytes = this.options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    try {
+      return await readCappedText(response, maxBytes);
+    } catch (error) {
+      if (error instanceof AnswerTooLargeError) throw new RemoteError(response.status, 'answer_too_large', `${where}: ${error.message}`);
+      this.cancelIfAsked();
+      if (isTimeout(error)) throw this.timedOut(where);
+      throw new RemoteError(response.status, 'unreachable', `${where}: the answer broke off (${(error as Error).message})`);
+    }
+  }
+
+  private timedOut(where: string): RemoteError {
+    return new RemoteError(0, 'timeout', `${where}: no answer within ${Math.round(this.timeoutMs() / 1000)} s`);
+  }
+
+  private timeoutMs(): number {
+    return this.options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_S * 1000;
+  }
+
   private authorization(): Record<string, string> {
     return this.token ? { authorization: `Bearer ${this.token}` } : {};
   }
@@ -128,10 +158,15 @@ export class RemoteServer {
       this.cancelIfAsked();
       this.requests += 1;
       let response: Response;
+      // One deadline for the whole request: connecting, the headers and (read by the caller under the
+      // same signal) every byte of the answer. A source that drips or stays silent ends here.
+      const deadline = AbortSignal.timeout(this.timeoutMs());
+      const signal = this.options.signal ? AbortSignal.any([this.options.signal, deadline]) : deadline;
       try {
-        response = await this.fetchImpl(url, { ...init, signal: this.options.signal, redirect: 'manual' });
+        response = await this.fetchImpl(url, { ...init, signal, redirect: 'manual' });
       } catch (error) {
         this.cancelIfAsked();
+        if (deadline.aborted) throw this.timedOut(url);
         throw new RemoteError(0, 'unreachable', `Could not reach ${this.origin} (${(error as Error).message})`);
       }
       if (response.status !== 429) return response;
@@ -141,6 +176,11 @@ export class RemoteServer {
       if (waitMs > (this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS)) {
         throw new RemoteError(429, 'rate_limited', `${this.origin} asks to wait ${Math.ceil(waitMs / 1000)} s (rate limited); try again later`);
       }
+      const maxTotalMs = this.options.maxTotalWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_S * 1000;
+      if (this.waitedMs + waitMs > maxTotalMs) {
+        throw new RemoteError(429, 'rate_limited', `${this.origin} kept rate limiting: waiting ${Math.ceil(waitMs / 1000)} s more would pass the ${Math.round(maxTotalMs / 1000)} s allowed for all waits; try again later`);
+      }
+      this.waitedMs += waitMs;
       this.options.onRateLimited?.(waitMs);
       await sleep(waitMs, this.options.signal);
     }
@@ -178,6 +218,11 @@ export function retryAfterMs(header: string | null, waits: number, now: number =
   const date = header === null ? Number.NaN : Date.parse(header);
   if (!Number.isNaN(date)) return Math.max(0, date - now);
   return Math.min(60_000, 1000 * 2 ** waits);
+}
+
+function isTimeout(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

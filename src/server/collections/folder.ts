@@ -5,7 +5,7 @@
  * it are refused. Writes go to a temporary file renamed over the old one, so a crash never leaves a
  * half-written request.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import {
   COLLECTION_FILE,
@@ -24,6 +24,7 @@ import {
 import type { RunnableRequest } from '../../shared/collections/run.ts';
 import { serializeSnapshot, snapshotPathOf } from '../../shared/collections/snapshot.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
+import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
 
 export interface CollectionFolder {
   root: string;
@@ -41,18 +42,22 @@ export class CollectionError extends Error {
 
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-function readText(path: string): string {
-  const info = lstatSync(path);
-  if (info.size > MAX_FILE_BYTES) throw new CollectionError(`${path} is larger than ${MAX_FILE_BYTES} bytes`);
-  return readFileSync(path, 'utf8');
+/** A file of the collection, opened once and checked there (read-bounded-file.ts): inside `root`, regular, at most 10 MiB. */
+function readText(root: string, path: string): string {
+  try {
+    return readBoundedFile(path, { maxBytes: MAX_FILE_BYTES, inside: root, label: toPosix(relative(root, path)) });
+  } catch (error) {
+    if (error instanceof FileReadError) throw new CollectionError(error.message);
+    throw error;
+  }
 }
 
 export function readCollection(dir: string): CollectionFolder {
   const root = resolve(dir);
   if (!existsSync(root) || !lstatSync(root).isDirectory()) throw new CollectionError(`${dir} is not a folder`);
   const manifestPath = join(root, COLLECTION_FILE);
-  if (!existsSync(manifestPath)) throw new CollectionError(`${dir} is not a collection: it has no ${COLLECTION_FILE}`);
-  const manifest = parseManifest(readText(manifestPath));
+  if (!existsSync(manifestPath) && !isLink(manifestPath)) throw new CollectionError(`${dir} is not a collection: it has no ${COLLECTION_FILE}`);
+  const manifest = parseManifest(readText(root, manifestPath));
   if (!manifest.ok) throw new CollectionError(manifest.errors.join('; '));
   const problems: string[] = [];
   const environments = new Map<string, EnvironmentFile>();
@@ -60,7 +65,7 @@ export function readCollection(dir: string): CollectionFolder {
   if (existsSync(envDir) && lstatSync(envDir).isDirectory()) {
     for (const name of runOrder(readdirSync(envDir))) {
       if (!name.endsWith('.json') || !lstatSync(join(envDir, name)).isFile()) continue;
-      const parsed = parseEnvironmentFile(readText(join(envDir, name)), `${ENVIRONMENTS_DIR}/${name}`);
+      const parsed = parseEnvironmentFile(readText(root, join(envDir, name)), `${ENVIRONMENTS_DIR}/${name}`);
       if (parsed.ok) environments.set(name.slice(0, -'.json'.length), parsed.value);
       else problems.push(...parsed.errors);
     }
@@ -76,7 +81,7 @@ function walk(root: string, dir: string, requests: RunnableRequest[], problems: 
   const folders = runOrder(entries.filter((e) => e.isDirectory() && !e.name.startsWith('.') && !(dir === root && e.name === ENVIRONMENTS_DIR)).map((e) => e.name));
   for (const name of files) {
     const path = toPosix(relative(root, join(dir, name)));
-    const parsed = parseRequestFile(readText(join(dir, name)), path);
+    const parsed = parseRequestFile(readText(root, join(dir, name)), path);
     if (!parsed.ok) {
       problems.push(...parsed.errors);
       continue;
@@ -92,6 +97,14 @@ function walk(root: string, dir: string, requests: RunnableRequest[], problems: 
 }
 
 const toPosix = (path: string): string => path.split(sep).join('/');
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
 
 /** A path inside the collection given from outside, resolved strictly inside it. */
 export function insidePath(root: string, path: string): string {
@@ -143,7 +156,7 @@ function readSnapshot(root: string, requestPath: string, problems: string[]): Js
   const file = join(root, path);
   if (!existsSync(file) || !lstatSync(file).isFile()) return undefined;
   try {
-    return JSON.parse(readText(file)) as JsonValue;
+    return JSON.parse(readText(root, file)) as JsonValue;
   } catch (error) {
     problems.push(`${path} is not valid JSON: ${(error as Error).message}`);
     return undefined;

@@ -114,6 +114,35 @@ describe('jql-console run', () => {
     }
   }, 60_000);
 
+  it('a failed run prints and reports neither a live token nor a secret the server echoed back (issue 32.6)', async () => {
+    const dir = collection(
+      {
+        '01-login.jql.json': request(
+          { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'admin', password: '{{adminPassword}}' },
+          { captures: [{ variable: 'token', path: '$.__payload__.token' }], assertions: [{ target: 'path', path: '$.__payload__.token', op: 'eq', value: 'not-this' }] },
+        ),
+        '02-echo.jql.json': request(
+          { __meta__: { namespace: 'nowhere.X{{adminPassword}}', intent: 'retrieve' } },
+          { options: { bearer: '{{token}}' }, assertions: [{ target: 'path', path: '$.__errors__[0].message', op: 'eq', value: 'not-this' }] },
+        ),
+      },
+      { ci: serializeEnvironmentFile({ variables: {}, secrets: ['adminPassword'] }) },
+    );
+    const lines: string[] = [];
+    const reports = scratch();
+    const code = await runCommand([dir, '--embedded', '--env', 'ci', '--env-var', 'adminPassword=admin-demo', '--reporter-json', join(reports, 'report.json'), '--reporter-junit', join(reports, 'junit.xml')], io(lines));
+    expect(code).toBe(1);
+    const stdout = lines.join('\n');
+    // Each failed assertion is still told, with the variable's name where its value was.
+    expect(stdout).toContain('{{token}}');
+    expect(stdout).toContain('X{{adminPassword}}');
+    for (const [name, text] of [['stdout', stdout], ['report.json', readFileSync(join(reports, 'report.json'), 'utf8')], ['junit.xml', readFileSync(join(reports, 'junit.xml'), 'utf8')]] as const) {
+      expect(text, name).not.toContain('admin-demo');
+      expect(text, name).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/);
+      expect(text, name).toContain('{{token}}');
+    }
+  }, 60_000);
+
   it('takes a secret from JQL_VAR_<NAME>, and refuses to start when a used secret has no value (exit 2)', async () => {
     const dir = collection(
       { 'login.jql.json': request({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'admin', password: '{{adminPassword}}' }, { assertions: [{ target: 'status', op: 'eq', value: 200 }] }) },

@@ -6,6 +6,9 @@
  * request failed, 2 for bad usage, a missing folder or an unknown environment (one sentence, no
  * stack trace).
  */
+import type { CommandHelp } from '../cli-help.ts';
+import { AnswerTooLargeError, readCappedText, REMOTE_LIMIT_OPTIONS, remoteLimitsFrom, type RemoteLimits } from '../remote/answer-limits.ts';
+import { terminalProgress } from '../terminal-progress.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +20,29 @@ import { start, type RunningServer } from '../index.ts';
 import { readFirstLine } from '../read-first-line.ts';
 import { CollectionError, readCollection, selectRequests, writeSnapshot } from './folder.ts';
 import { jsonReport, junitReport, snapshotFailure } from './reports.ts';
+import { SecretValues } from './secret-values.ts';
 import { cleanUpOnStop, closeWithin } from './stop-signals.ts';
 
-export const RUN_USAGE = `  jql-console run DIR [PATHS…] [--env NAME] [--env-var K=V]… [--server URL | --embedded [WORKSPACE]]
-                  [--user NAME --password-stdin] [--tags a,b] [--bail]
-                  [--reporter-json FILE] [--reporter-junit FILE] [--update-snapshots]`;
+export const RUN_HELP: CommandHelp = {
+  words: ['run'],
+  usage: 'DIR [PATHS…] (--server URL | --embedded [WORKSPACE]) [options]',
+  summary: "Runs a collection folder's requests (all, or those under PATHS) and checks their assertions; exit 0 all passed, 1 a check failed, 2 bad usage or unreadable input.",
+  options: [
+    { flag: '--server', value: 'URL', help: 'Runs against this server.' },
+    { flag: '--embedded', value: '[WORKSPACE]', help: 'Runs against a fresh local server on a temporary data folder (the demo workspace when none is named).' },
+    { flag: '--env', value: 'NAME', help: 'The environment of environments/NAME.json.', default: "the manifest's defaultEnvironment" },
+    { flag: '--env-var', value: 'NAME=VALUE', help: 'Sets a variable (secrets too); repeatable. JQL_VAR_<NAME> sets a secret as well.' },
+    { flag: '--user', value: 'NAME', help: 'Signs in as NAME first (with --password-stdin).' },
+    { flag: '--password-stdin', help: "Reads --user's password from the first line of standard input." },
+    { flag: '--tags', value: 'a,b', help: 'Runs only the requests with one of these tags.' },
+    { flag: '--bail', help: 'Stops at the first failed request.' },
+    { flag: '--update-snapshots', help: 'Approves every answer whose snapshot differs or is missing, writes those files and lists them.' },
+    { flag: '--reporter-json', value: 'FILE', help: 'Writes a JSON report.' },
+    { flag: '--reporter-junit', value: 'FILE', help: 'Writes a JUnit XML report.' },
+    ...REMOTE_LIMIT_OPTIONS,
+    { flag: '--quiet', help: 'No progress line, even on a terminal.' },
+  ],
+};
 
 /** Bad usage, a missing folder, an unknown environment: exit code 2. */
 export class RunUsageError extends Error {
@@ -42,15 +63,18 @@ export interface RunArgs {
   bail: boolean;
   reporterJson?: string;
   reporterJunit?: string;
+  limits: RemoteLimits;
+  quiet: boolean;
   /** Approve every snapshot that differs or is missing (docs/collections.md "Snapshots"). */
   updateSnapshots: boolean;
 }
 
-const VALUE_OPTIONS = new Set(['--env', '--env-var', '--server', '--user', '--tags', '--reporter-json', '--reporter-junit']);
-const FLAG_OPTIONS = new Set(['--password-stdin', '--bail', '--update-snapshots']);
+const VALUE_OPTIONS = new Set(['--env', '--env-var', '--server', '--user', '--tags', '--reporter-json', '--reporter-junit', '--timeout', '--max-answer-bytes']);
+const FLAG_OPTIONS = new Set(['--password-stdin', '--bail', '--quiet', '--update-snapshots']);
 
 export function parseRunArgs(argv: readonly string[]): RunArgs {
-  const args: RunArgs = { dir: '', paths: [], envVars: {}, passwordStdin: false, tags: [], bail: false, updateSnapshots: false };
+  const args: RunArgs = { dir: '', paths: [], envVars: {}, passwordStdin: false, tags: [], bail: false, limits: remoteLimitsFrom({}, (m) => new RunUsageError(m)), quiet: false, updateSnapshots: false };
+  const limitValues: { timeout?: string; 'max-answer-bytes'?: string } = {};
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -63,6 +87,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
       else args.embedded = null;
     } else if (FLAG_OPTIONS.has(flag)) {
       if (flag === '--bail') args.bail = true;
+      else if (flag === '--quiet') args.quiet = true;
       else if (flag === '--update-snapshots') args.updateSnapshots = true;
       else args.passwordStdin = true;
     } else if (VALUE_OPTIONS.has(flag)) {
@@ -73,6 +98,8 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
       else if (flag === '--user') args.user = value;
       else if (flag === '--reporter-json') args.reporterJson = value;
       else if (flag === '--reporter-junit') args.reporterJunit = value;
+      else if (flag === '--timeout') limitValues.timeout = value;
+      else if (flag === '--max-answer-bytes') limitValues['max-answer-bytes'] = value;
       else if (flag === '--tags') args.tags = value.split(',').map((t) => t.trim()).filter(Boolean);
       else {
         const eq = value.indexOf('=');
@@ -85,6 +112,7 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
       positional.push(arg);
     }
   }
+  args.limits = remoteLimitsFrom(limitValues, (m) => new RunUsageError(m));
   const [dir, ...paths] = positional;
   if (!dir) throw new RunUsageError('run needs the collection folder: jql-console run DIR');
   args.dir = dir;
@@ -101,12 +129,15 @@ export interface RunIo {
   /** The first line of standard input (the password). */
   readPassword(): Promise<string>;
   env: Record<string, string | undefined>;
+  /** The terminal the progress line is drawn on (standard error when it is a TTY), or none. */
+  progress?: NodeJS.WriteStream | null;
 }
 
 const defaultIo: RunIo = {
   out: (line) => console.log(line),
   readPassword: () => readFirstLine(),
   env: process.env,
+  progress: process.stderr,
 };
 
 /** Runs the command; answers the exit code. */
@@ -168,20 +199,35 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
       server = await start({ ...(args.embedded ? { workspace: args.embedded } : {}), dataDir, port: 0, env: {} });
       base = server.url;
     }
-    const token = args.user !== undefined ? await login(base, args.user, password as string) : undefined;
+    const send = (bearer: string | undefined) => sender(base, bearer, args.limits);
+    const token = args.user !== undefined ? await login(send(undefined), args.user, password as string) : undefined;
     io.out(`Running ${requests.length} request${requests.length === 1 ? '' : 's'} of "${folder.manifest.name}"${envName ? ` (environment ${envName})` : ''} against ${base}`);
     const startedAt = new Date();
-    // Secret values never reach a snapshot: each is written as its variable's name.
-    const redactions = environment.secrets.flatMap((name) => (typeof variables[name] === 'string' ? [{ variable: name, value: variables[name] as string }] : []));
-    if (password) redactions.push({ variable: 'password', value: password });
-    const report = await runRequests(requests, {
+    const progress = terminalProgress(io.progress ?? null, args.quiet);
+    const secrets = SecretValues.of(environment.secrets, requests, token !== undefined ? [[token, `{{token of --user ${args.user}}}`]] : []);
+    let done = 0;
+    const run = await runRequests(requests, {
       variables,
-      send: sender(base, token),
+      send: send(token),
       bail: args.bail,
-      redactions,
+      // Secret values never reach a snapshot file: each is written as its variable's name.
+      redactions: [
+        ...environment.secrets.flatMap((name) => (typeof variables[name] === 'string' ? [{ variable: name, value: variables[name] as string }] : [])),
+        ...(password ? [{ variable: 'password', value: password }] : []),
+        ...(token !== undefined ? [{ variable: 'token', value: token }] : []),
+      ],
       updateSnapshots: args.updateSnapshots,
-      onResult: (result) => printResult(io, result),
+      onResult: (result, now) => {
+        progress.done();
+        secrets.update(now);
+        printResult(io, secrets.hide({ ...result, body: undefined }));
+        progress.show(`run: ${++done} of ${requests.length} requests done`);
+      },
     });
+    progress.done();
+    secrets.update(run.variables);
+    // What is printed and written holds no secret; the answers' bodies are not reported at all.
+    const report = { ...run, variables: {}, results: run.results.map((result) => secrets.hide({ ...result, body: undefined })) };
     printSummary(io, report.results, report.skipped, report.totalMs);
     writeUpdatedSnapshots(io, folder.root, report.results);
     const input = { collection: folder.manifest.name, environment: envName, server: base, startedAt, requests, report };
@@ -202,9 +248,7 @@ function usesVariable(file: { document: string; options: { bearer?: string } }, 
   return [...findVariables(file.document), ...findVariables(JSON.stringify(file.options.bearer ?? ''))].some((use) => use.name === name);
 }
 
-const TIMEOUT_MS = 60_000;
-
-function sender(base: string, token: string | undefined): SendRequest {
+function sender(base: string, token: string | undefined, limits: RemoteLimits): SendRequest {
   return async (request) => {
     const query = new URLSearchParams();
     if (request.options.queryInfoLevel) query.set('query_info_level', String(request.options.queryInfoLevel));
@@ -219,9 +263,10 @@ function sender(base: string, token: string | undefined): SendRequest {
         body: JSON.stringify(request.document),
         // A redirect would send the request (and its credential) somewhere the user did not name.
         redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        // One deadline for the whole request, the answer's last byte included.
+        signal: AbortSignal.timeout(limits.timeoutMs),
       });
-      const text = await response.text();
+      const text = await readCappedText(response, limits.maxAnswerBytes);
       const roundTripMs = performance.now() - started;
       if (response.status >= 300 && response.status < 400) {
         return { status: response.status, body: undefined, roundTripMs, error: `The server answered a redirect (${response.status}); it was not followed` };
@@ -234,15 +279,17 @@ function sender(base: string, token: string | undefined): SendRequest {
       }
       return { status: response.status, body, roundTripMs };
     } catch (error) {
+      const roundTripMs = performance.now() - started;
+      if (error instanceof AnswerTooLargeError) return { status: 0, body: undefined, roundTripMs, error: `${base}/jql: ${error.message}` };
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : (cause ?? (error as Error).message);
-      return { status: 0, body: undefined, roundTripMs: performance.now() - started, error: `The request could not be sent to ${base}: ${reason}` };
+      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${limits.timeoutMs / 1000} s` : (cause ?? (error as Error).message);
+      return { status: 0, body: undefined, roundTripMs, error: `The request could not be sent to ${base}: ${reason}` };
     }
   };
 }
 
-async function login(base: string, username: string, password: string): Promise<string> {
-  const answer = await sender(base, undefined)({
+async function login(send: SendRequest, username: string, password: string): Promise<string> {
+  const answer = await send({
     document: { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username, password },
     options: {},
   });

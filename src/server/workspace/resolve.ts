@@ -3,12 +3,12 @@
  * checked here, once, so that nothing downstream reads raw JSON: any mistake is a WorkspaceError
  * naming the file, app, model and field at fault.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppDef, CollectionDef, ModelDef, Workspace } from './types.ts';
 import type { At } from './check.ts';
 import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
+import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
 import { resolveLimits } from './limits.ts';
 import { completeModel, createModel } from './resolve-model.ts';
 import { resolvePermissions } from './resolve-permissions.ts';
@@ -16,15 +16,18 @@ import { SYSTEM_APP, SYSTEM_USER_KEY, SYSTEM_USER_MODEL, mergeSystemUser } from 
 
 const APP_KEYS = ['controllers', 'hooks', 'models', 'collections'] as const;
 
+/** A workspace file larger than this is refused unread (docs/workspace.md "The workspace file"). */
+export const MAX_WORKSPACE_FILE_BYTES = 10 * 1024 * 1024;
+
 /** Reads and resolves a workspace file; a missing file or bad JSON is a WorkspaceError too. */
 export function loadWorkspace(file: string): Workspace {
   const absolute = path.resolve(file);
   let text: string;
   try {
-    text = readFileSync(absolute, 'utf8');
+    text = readBoundedFile(absolute, { maxBytes: MAX_WORKSPACE_FILE_BYTES, label: 'the file' });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot read the file (${(error as Error).message})`;
-    throw new WorkspaceError(reason, { file: absolute });
+    if (!(error instanceof FileReadError)) throw error;
+    throw new WorkspaceError(/no such file/.test(error.message) ? 'file not found' : error.message, { file: absolute });
   }
   let raw: unknown;
   try {

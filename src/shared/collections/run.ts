@@ -58,7 +58,8 @@ export interface RunOptions {
   send: SendRequest;
   /** Stop at the first failed request. */
   bail?: boolean;
-  onResult?(result: RequestResult): void;
+  /** `variables`: every variable as it is after this request's captures (the CLI hides secret ones). */
+  onResult?(result: RequestResult, variables: Readonly<Record<string, JsonValue>>): void;
   /** Checked before each request: a cancelled run stops there. */
   cancelled?(): boolean;
   /** Secret values, each replaced by its variable's name in snapshots. */
@@ -74,6 +75,8 @@ export interface RunReport {
   /** Requests not run because of --bail or a cancel. */
   skipped: number;
   totalMs: number;
+  /** Every variable at the end of the run: the environment's and the captured ones. */
+  variables: Record<string, JsonValue>;
 }
 
 function fill(text: string, variables: Record<string, JsonValue>): { ok: true; text: string } | { ok: false; error: string } {
@@ -90,10 +93,10 @@ export async function runRequests(requests: readonly RunnableRequest[], options:
     if (options.cancelled?.() || (options.bail && results.some((r) => !r.passed))) break;
     const result = await runOne(request, variables, options);
     results.push(result);
-    options.onResult?.(result);
+    options.onResult?.(result, variables);
   }
   const passed = results.filter((r) => r.passed).length;
-  return { results, passed, failed: results.length - passed, skipped: requests.length - results.length, totalMs: Date.now() - started };
+  return { results, passed, failed: results.length - passed, skipped: requests.length - results.length, totalMs: Date.now() - started, variables };
 }
 
 async function runOne(request: RunnableRequest, variables: Record<string, JsonValue>, options: RunOptions): Promise<RequestResult> {

@@ -1,0 +1,48 @@
+/**
+ * Issue 32.10: `--version` prints the version, and every command and subcommand answers `--help`
+ * with its options, each with its default, exit 0 (before, `run --help` was "Unknown option --help").
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from './cli.ts';
+import { runCli } from './testing/cli-child.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+describe('jql-console --help and --version', () => {
+  it('--version prints the package version', async () => {
+    const outcome = await runCli(['--version']);
+    expect(outcome.code).toBe(0);
+    expect(outcome.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('--help lists every command', async () => {
+    const outcome = await runCli(['--help']);
+    expect(outcome.code).toBe(0);
+    for (const command of COMMANDS) expect(outcome.stdout).toContain(`jql-console ${command.words.join(' ')}`);
+  });
+
+  it('every command answers --help with each of its options and their defaults', async () => {
+    expect(COMMANDS.map((c) => c.words.join(' '))).toEqual(expect.arrayContaining(['serve', 'user add', 'run', 'collection import', 'workspace from-describe', 'clone']));
+    for (const command of COMMANDS) {
+      const outcome = await runCli([...command.words, '--help']);
+      const name = command.words.join(' ');
+      expect(outcome.code, name).toBe(0);
+      expect(outcome.stderr, name).toBe('');
+      expect(outcome.stdout, name).toMatch(new RegExp(`^Usage: jql-console ${name}`));
+      for (const option of command.options) {
+        const line = outcome.stdout.split('\n').find((l) => l.trimStart().startsWith(`${option.flag}${option.value ? ` ${option.value}` : ''} `));
+        expect(line, `${name} ${option.flag}`).toBeDefined();
+        if (option.default !== undefined) expect(line, `${name} ${option.flag}`).toContain(`(default: ${option.default})`);
+      }
+    }
+  }, 60_000);
+
+  it('the options that bound a remote read are in the help of every command that reads one', async () => {
+    for (const words of [['run'], ['clone'], ['workspace', 'from-describe']]) {
+      const outcome = await runCli([...words, '-h']);
+      expect(outcome.stdout).toMatch(/--timeout SECONDS +.*\(default: 60\)/);
+      expect(outcome.stdout).toMatch(/--max-answer-bytes BYTES +.*\(default: 80 MiB \(83886080\)\)/);
+    }
+  }, 30_000);
+});

@@ -1,0 +1,72 @@
+/**
+ * A source server that does not play fair (issue 32.1, 32.4), on 127.0.0.1: every POST /jql is
+ * answered by the chosen behaviour. `huge` streams a generated answer of `hugeBytes` (never held in
+ * memory, sent as fast as the reader takes it), `drip` sends one byte every `dripMs`, `silence`
+ * never answers. The test closes it (and every socket it holds) when it is done.
+ */
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export type HostileBehaviour = 'huge' | 'drip' | 'silence';
+
+export interface HostileSource {
+  url: string;
+  close(): Promise<void>;
+}
+
+const CHUNK = Buffer.alloc(64 * 1024, 'a');
+
+export async function hostileSource(behaviour: HostileBehaviour, options: { hugeBytes?: number; dripMs?: number } = {}): Promise<HostileSource> {
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    if (behaviour === 'silence') return;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    if (behaviour === 'huge') streamHuge(response, options.hugeBytes ?? 1024 ** 3);
+    else drip(response, options.dripMs ?? 1000, timers);
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const timer of timers) clearInterval(timer);
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** `{"__payload__":"aaaa…` up to `total` bytes, written as the socket drains. */
+function streamHuge(response: ServerResponse, total: number): void {
+  let sent = 0;
+  const pump = (): void => {
+    while (sent < total) {
+      const chunk = sent === 0 ? Buffer.from('{"__payload__":"') : CHUNK.subarray(0, Math.min(CHUNK.length, total - sent));
+      sent += chunk.length;
+      if (!response.write(chunk)) {
+        response.once('drain', pump);
+        return;
+      }
+    }
+    response.end('"}');
+  };
+  response.on('error', () => undefined);
+  pump();
+}
+
+function drip(response: ServerResponse, everyMs: number, timers: Set<NodeJS.Timeout>): void {
+  response.write('{');
+  const timer = setInterval(() => response.write(' '), everyMs);
+  timers.add(timer);
+  response.on('close', () => {
+    clearInterval(timer);
+    timers.delete(timer);
+  });
+}
