@@ -13,15 +13,7 @@
 // other form's count).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldTypesArb, queryArb, queryOf, variationArb, writeArb, type QueryPicks, type Variation, type WritePicks } from '../testing/random-reads.ts';
-import { RandomWorld } from '../testing/random-world.ts';
-
-/** A read of one of the run's query shapes with values of its own, or a write. */
-type Step = { shape: number; vary: Variation } | { write: WritePicks };
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ shape: fc.nat(), vary: variationArb }) },
-  { weight: 1, arbitrary: writeArb.map((write) => ({ write })) },
-);
+import { randomReadsProperty } from '../testing/random-world.ts';
 
 /** The envelope as sent, without what a cache hit reports about itself. */
 function comparable(body: any, cached: boolean): string {
@@ -35,32 +27,13 @@ function comparable(body: any, cached: boolean): string {
 describe('every shortcut', () => {
   it('answers byte for byte what a server without shortcuts answers', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fieldTypesArb,
-        fc.array(writeArb, { minLength: 3, maxLength: 10 }),
-        fc.array(queryArb, { minLength: 1, maxLength: 6 }),
-        fc.array(stepArb, { minLength: 10, maxLength: 30 }),
-        async (types, seed, shapes, steps) => {
-          const world = await RandomWorld.start(types, [{ shortcuts: true }, { shortcuts: false }]);
-          try {
-            for (const write of seed) await world.write(write);
-            for (const step of steps) {
-              if ('write' in step) {
-                await world.write(step.write);
-                continue;
-              }
-              const query = queryOf(world.models, shapes[step.shape % shapes.length] as QueryPicks, false, step.vary);
-              const fast = await world.ask(0, query.who, query.body);
-              const plain = await world.ask(1, query.who, query.body);
-              const what = `${query.who}: ${JSON.stringify(query.body)}`;
-              expect(fast.status, what).toBe(plain.status);
-              expect(comparable(fast.body, query.cache), what).toBe(comparable(plain.body, query.cache));
-            }
-          } finally {
-            await world.close();
-          }
-        },
-      ),
+      randomReadsProperty([{ shortcuts: true }, { shortcuts: false }], false, async (world, query) => {
+        const fast = await world.ask(0, query.who, query.body);
+        const plain = await world.ask(1, query.who, query.body);
+        const what = `${query.who}: ${JSON.stringify(query.body)}`;
+        expect(fast.status, what).toBe(plain.status);
+        expect(comparable(fast.body, query.cache), what).toBe(comparable(plain.body, query.cache));
+      }),
       // Each run starts two servers: a counterexample is reported as found, not shrunk.
       { numRuns: 6, endOnFailure: true },
     );

@@ -118,14 +118,14 @@ const nat = fc.nat({ max: 1000 });
 export const entryArb: fc.Arbitrary<EntryPicks> = fc.record({ path: nat, lookup: nat, kind: nat, a: nat, b: nat, length: fc.nat({ max: 5 }) });
 
 /** One entry made concrete; `valid` draws only values the contract accepts (the oracle's queries). */
-export function entryOf(paths: FieldPath[], picks: EntryPicks, valid: boolean): { key: string; value: unknown; enters: string[] } {
+export function entryOf(paths: FieldPath[], picks: EntryPicks, valid: boolean, nullable = true): { key: string; value: unknown; enters: string[] } {
   const path = pick(paths, picks.path);
   // Half the entries use the lookups whose SQL depends on the value (null or not, true or false).
   const lookup = pick(picks.lookup % 2 === 0 ? ['exact', 'ne', 'isnull'] : lookupsOf(path.type), picks.lookup >> 1);
   const domain = DOMAINS[path.type === 'text' || path.type === 'number' ? 'string' : path.type];
   const one = (n: number) => pick(domain, n);
   let value: unknown;
-  if (lookup === 'exact' || lookup === 'ne') value = picks.kind % 3 === 0 ? null : one(picks.a);
+  if (lookup === 'exact' || lookup === 'ne') value = picks.kind % 3 === 0 && nullable ? null : one(picks.a);
   else if (lookup === 'isnull') value = picks.kind % 2 === 0;
   else if (lookup === 'in') {
     value = Array.from({ length: picks.length }, (_, i) => one(picks.a + i * (picks.b + 1)));
@@ -223,20 +223,22 @@ export function queryOf(models: Record<string, RefModel>, template: QueryPicks, 
   const paths = pathsOf(models, model);
   const enters = new Set<string>();
   let index = 0;
-  const entries = (list: EntryPicks[]) => {
+  // In exclude a null is not a condition but a field left out of the records: not drawn there.
+  const entries = (list: EntryPicks[], nullable = true) => {
     const out: Record<string, unknown> = {};
     for (const shaped of list) {
       const entry = vary ? { ...shaped, ...(vary.values[index++ % vary.values.length] as Variation['values'][number]) } : shaped;
-      const { key, value, enters: hops } = entryOf(paths, entry, valid);
+      const { key, value, enters: hops } = entryOf(paths, entry, valid, nullable);
       out[key] = value;
       for (const hop of hops) enters.add(hop);
     }
     return out;
   };
   const filter = entries(picks.filter);
-  const exclude = entries(picks.exclude);
+  const exclude = entries(picks.exclude, false);
   const uniqueObject = intent !== 'retrieveOne' ? null : picks.byId !== null ? { id: picks.byId } : entries(picks.unique);
-  const ordering = picks.ordering.map(({ path, descending }) => {
+  // Only a retrieve sends its ordering.
+  const ordering = (intent === 'retrieve' ? picks.ordering : []).map(({ path, descending }) => {
     const chosen = pick(paths, path);
     for (const hop of chosen.enters) enters.add(hop);
     return `${descending ? '-' : ''}${chosen.key}`;

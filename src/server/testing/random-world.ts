@@ -3,9 +3,25 @@
  * (row-scoped on r.C) and anonymous. Writes go to every server, by the admin, and must be answered
  * alike; the rows they leave are kept in KnownRows for the reference evaluator.
  */
+import fc from 'fast-check';
 import { expect } from 'vitest';
 import { testApp, writeWorkspace, type TestApp } from './fixture.ts';
-import { KnownRows, refModelsOf, workspaceOf, type Caller, type FieldTypes, type WritePicks } from './random-reads.ts';
+import {
+  KnownRows,
+  fieldTypesArb,
+  queryArb,
+  queryOf,
+  refModelsOf,
+  variationArb,
+  workspaceOf,
+  writeArb,
+  type Caller,
+  type ConcreteQuery,
+  type FieldTypes,
+  type QueryPicks,
+  type Variation,
+  type WritePicks,
+} from './random-reads.ts';
 import type { RefModel } from './reference-filter.ts';
 
 const ADMIN = { username: 'root', password: 'root-password-1' };
@@ -71,4 +87,41 @@ export class RandomWorld {
   async close(): Promise<void> {
     for (const server of this.servers) await server.close();
   }
+}
+
+/** A read of one of the run's query shapes with values and a caller of its own, or a write. */
+type Step = { shape: number; vary: Variation } | { write: WritePicks };
+const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ shape: fc.nat(), vary: variationArb }) },
+  { weight: 1, arbitrary: writeArb.map((write) => ({ write })) },
+);
+
+/**
+ * The property over random worlds: a workspace, 3 to 10 rows written first, 1 to 6 query shapes,
+ * then 10 to 30 steps, each a write (on every server) or a read of a shape that `read` checks.
+ * `valid`: only values the contract accepts.
+ */
+export function randomReadsProperty(
+  servers: Array<{ shortcuts: boolean }>,
+  valid: boolean,
+  read: (world: RandomWorld, query: ConcreteQuery) => Promise<void>,
+): fc.IAsyncProperty<[FieldTypes, WritePicks[], QueryPicks[], Step[]]> {
+  return fc.asyncProperty(
+    fieldTypesArb,
+    fc.array(writeArb, { minLength: 3, maxLength: 10 }),
+    fc.array(queryArb, { minLength: 1, maxLength: 6 }),
+    fc.array(stepArb, { minLength: 10, maxLength: 30 }),
+    async (types, seed, shapes, steps) => {
+      const world = await RandomWorld.start(types, servers);
+      try {
+        for (const write of seed) await world.write(write);
+        for (const step of steps) {
+          if ('write' in step) await world.write(step.write);
+          else await read(world, queryOf(world.models, shapes[step.shape % shapes.length] as QueryPicks, valid, step.vary));
+        }
+      } finally {
+        await world.close();
+      }
+    },
+  );
 }
