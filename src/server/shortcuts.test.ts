@@ -1,7 +1,7 @@
 // `shortcuts: false` (a server option, never a wire one) turns every shortcut of the request path off,
 // so the transparency tests (query/shortcuts.property.test.ts) compare a server with them against the
 // plain path. Each shortcut is observed here to be taken with them and not without.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Statement } from './db/connection.ts';
 import type { StatementCache } from './db/statements.ts';
 import { runRequest } from './dispatch/run-request.ts';
@@ -45,6 +45,23 @@ describe('a server without shortcuts', () => {
       await servers[which].post(cached);
       const again = await servers[which].post(cached);
       expect(again.body.__extras__.cached, which).toBe(which === 'on');
+    }
+  });
+
+  it('reads a short page row by row instead of in one call', async () => {
+    const page = { __meta__: { namespace: 'lib.Author', intent: 'retrieve', limit: 3 }, name: null };
+    for (const which of ['on', 'off'] as const) {
+      const prototype = Object.getPrototypeOf(servers[which].state.db.read((statements: StatementCache) => statements.get('SELECT 1 AS one'))) as Statement;
+      const all = vi.spyOn(prototype, 'all');
+      const iterate = vi.spyOn(prototype, 'iterate');
+      try {
+        expect((await servers[which].post(page)).status).toBe(200);
+        expect(iterate.mock.calls.length > 0, which).toBe(which === 'off');
+        expect(all.mock.calls.length > 0, which).toBe(which === 'on');
+      } finally {
+        all.mockRestore();
+        iterate.mockRestore();
+      }
     }
   });
 
