@@ -11,7 +11,7 @@ import type { CookieChange, RequestContext, ServerState, UploadedFile } from '..
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { statusOf } from '../errors.ts';
-import { AnswerBudget } from '../query/answer-budget.ts';
+import { AnswerBudget, answerTooLarge } from '../query/answer-budget.ts';
 import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
@@ -45,6 +45,10 @@ export interface RequestAnswer {
   cookies: CookieChange[];
   /** Headers the handlers set (`Retry-After` of a throttled login). */
   headers: Record<string, string>;
+  /** limits.maxAnswerBytes: the body's JSON text may weigh at most this (query/answer-budget.ts fitsInBytes). */
+  maxBytes: number;
+  /** The same request answered `payload_too_large`, for a body whose text weighs more than maxBytes. */
+  oversize: () => RequestAnswer;
 }
 
 export function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): RequestAnswer | Promise<RequestAnswer> {
@@ -169,7 +173,14 @@ class RequestRun {
 
   private answer(outcome: Outcome, status: number, onlyData: boolean): RequestAnswer {
     if (this.infoLevel !== 0) outcome.system = systemInfo(this.sessions, this.started, this.infoLevel);
-    return { status, body: render(outcome, this.input.shape, onlyData), cookies: this.cookies, headers: this.replyHeaders };
+    return {
+      status,
+      body: render(outcome, this.input.shape, onlyData),
+      cookies: this.cookies,
+      headers: this.replyHeaders,
+      maxBytes: this.state.ws.limits.maxAnswerBytes,
+      oversize: () => ({ ...this.failed(answerTooLarge(this.state.ws.limits.maxAnswerBytes)), maxBytes: Number.POSITIVE_INFINITY }),
+    };
   }
 }
 

@@ -53,6 +53,25 @@ describe('limits.maxAnswerBytes', () => {
   });
 });
 
+describe('limits.maxAnswerBytes and the answer cache', () => {
+  it('counts a cached answer against the same budget: ten copies of a 49 KiB page are refused as when uncached', async () => {
+    const copies = (cache: boolean) => Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`c${i}`, books({ limit: 12, ...(cache ? { cache: { enabled: true } } : {}) }, {})]));
+    const refusedOf = (res: { body: any }) => Object.values(res.body.__payload__).map((r: any) => r.errors?.[0]?.code ?? 'ok');
+    const plain = await s.post(copies(false));
+    expect(plain.status).toBe(200);
+    expect(refusedOf(plain)).toEqual(['ok', ...Array(9).fill('payload_too_large')]);
+    // Twice with the cache: the first request fills it, the second is all hits.
+    for (let round = 0; round < 2; round++) {
+      const cached = await s.post(copies(true));
+      expect(cached.status).toBe(200);
+      expect(refusedOf(cached)).toEqual(['ok', ...Array(9).fill('payload_too_large')]);
+      expect(JSON.stringify(cached.body).length).toBeLessThan(64 * KiB);
+    }
+    const hit = await s.post(books({ limit: 12, cache: { enabled: true } }, {}));
+    expect(hit.body.__extras__.cached).toBe(true);
+  });
+});
+
 describe('limits.maxNested', () => {
   it('lists at most maxNested records of a reverse relation per parent, with a notice', async () => {
     const res = await s.post({ __meta__: { namespace: 'lib.Author', intent: 'retrieve', ordering: ['name'] }, name: null, books: { id: null } });
