@@ -10,8 +10,8 @@ import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
-import { statusOf } from '../errors.ts';
-import { AnswerBudget, answerTooLarge } from '../query/answer-budget.ts';
+import { statusOf, type JqlFailure } from '../errors.ts';
+import { AnswerBudget } from '../query/answer-budget.ts';
 import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
@@ -47,8 +47,8 @@ export interface RequestAnswer {
   headers: Record<string, string>;
   /** limits.maxAnswerBytes: the body's JSON text may weigh at most this (query/answer-budget.ts fitsInBytes). */
   maxBytes: number;
-  /** The same request answered `payload_too_large`, for a body whose text weighs more than maxBytes. */
-  oversize: () => RequestAnswer;
+  /** The same request answered with `failure` instead (`payload_too_large`, `server_busy`): its cookies, its shape. */
+  instead: (failure: JqlFailure) => RequestAnswer;
 }
 
 export function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): RequestAnswer | Promise<RequestAnswer> {
@@ -179,7 +179,7 @@ class RequestRun {
       cookies: this.cookies,
       headers: this.replyHeaders,
       maxBytes: this.state.ws.limits.maxAnswerBytes,
-      oversize: () => ({ ...this.failed(answerTooLarge(this.state.ws.limits.maxAnswerBytes)), maxBytes: Number.POSITIVE_INFINITY }),
+      instead: (failure) => ({ ...this.failed(failure), maxBytes: Number.POSITIVE_INFINITY }),
     };
   }
 }
