@@ -99,3 +99,23 @@ describe('limits.maxNested', () => {
     expect(body.__system__.queries).toBe(2);
   });
 });
+
+describe('limits.maxAnswerBytes and records referenced many times', () => {
+  it('counts a referenced record once per record that sends it, so a small read of one large record repeated is refused while it is read', async () => {
+    const wordy = await s.post({ __meta__: { namespace: 'lib.Author', intent: 'create', return: { id: null } }, name: 'Wordy', country: 'w'.repeat(8000) });
+    const made = await s.post(
+      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`w${i}`, { __meta__: { namespace: 'lib.Book', intent: 'create', return: { id: null } }, title: `wordy ${i}`, author: wordy.body.__payload__.id }])),
+    );
+    expect(Object.values(made.body.__payload__).every((r: any) => r.errors === null)).toBe(true);
+    const repeated = books({ limit: 20, filter: { author__name: 'Wordy' } }, { title: null, author: { country: null } });
+    // One author of 8 KB read once, but sent 20 times: about 160 KB, past the 64 KiB limit.
+    const res = await s.post({ repeated, count: books({ filter: { author__name: 'Wordy' } }, {}) });
+    // Refused as the subquery read it (not the whole answer once written out): the other subquery stands.
+    expect(res.status).toBe(200);
+    expect(res.body.__payload__.repeated.errors[0]).toMatchObject({ code: 'payload_too_large' });
+    // Six of them fit, and are answered.
+    const few = await s.post(books({ limit: 6, filter: { author__name: 'Wordy' } }, { title: null, author: { country: null } }));
+    expect(few.status).toBe(200);
+    expect(few.body.__payload__).toHaveLength(6);
+  });
+});
