@@ -18,6 +18,7 @@ import { authorizeFile } from './files/file-access.ts';
 import { sendFailure } from './http/error-reply.ts';
 import { letClientFinishSending } from './http/refused-body.ts';
 import { fileRoute, loggableUrl } from './http/files-route.ts';
+import { HeldAnswers } from './http/held-answers.ts';
 import { jqlPostRoute } from './http/jql-post.ts';
 import { jqlPutRoute } from './http/jql-put.ts';
 import { createState, type StateOptions } from './state.ts';
@@ -121,9 +122,11 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(async (scope) => {
     scope.get('/healthz', async () => ({ status: 'ok', version: state.version }));
   }, { prefix });
-  await app.register(jqlPostRoute, { prefix, run, rateLimit: limit });
+  // One bound for the answers of both routes (docs/protocol.md "Limits" heldAnswerBytes).
+  const held = new HeldAnswers(state.ws.limits.heldAnswerBytes);
+  await app.register(jqlPostRoute, { prefix, run, rateLimit: limit, held });
   const plan = (body: JsonValue, credentials: Credentials) => planUpload(state, body, credentials);
-  await app.register(jqlPutRoute, { prefix, run, plan, rateLimit: limit, fileStore: state.fileStore, limits: state.ws.limits });
+  await app.register(jqlPutRoute, { prefix, run, plan, rateLimit: limit, fileStore: state.fileStore, limits: state.ws.limits, held });
   await app.register(fileRoute, { prefix, authorize: (request) => authorizeFile(state, request), blobPath: (sha256) => state.fileStore.blobPath(sha256) });
   // The routes that take WebSocket upgrades (the stream socket, and a local copy's streams through the
   // copy proxy) share one WebSocket server in a scope of their own: its hooks then run for them only,

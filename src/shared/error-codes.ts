@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   misdirected_request: 421,
   rate_limited: 429,
   internal_error: 500,
+  server_busy: 503,
   rolled_back: 200,
 } as const;
 

@@ -174,6 +174,8 @@ export interface WorkspaceLimits {
   maxStreamEvents?: number;
   /** JQL requests per client per minute; 0 when there is no such limit. */
   requestsPerMinute?: number;
+  /** Bytes of answers written and not yet read by their clients, all requests together (503 server_busy past it). */
+  heldAnswerBytes?: number;
 }
 
 export interface DescribeApp {

@@ -100,11 +100,12 @@ export const ERROR_HELP: Readonly<Record<ErrorCode, string>> = {
   forbidden: "The caller's roles do not allow it.",
   not_found: 'uniqueObject matched nothing the caller may see; or an unknown path or file.',
   conflict: 'A unique field already holds the value, or the record is still referenced.',
-  payload_too_large: 'A body or a file over its limit.',
+  payload_too_large: 'A body, a file or an answer over its limit (answers count UTF-8 bytes of JSON).',
   unsupported_media_type: 'The wrong Content-Type: POST /jql takes JSON, PUT /jql multipart.',
   misdirected_request: 'A Host header this loopback server does not answer (what a DNS-rebinding page sends).',
   rate_limited: 'Too many requests in a minute, or too many failed logins; wait for Retry-After.',
   internal_error: 'A failure on the server; debug: true shows details in development mode.',
+  server_busy: 'The server holds as many unread answers as it may (limits.heldAnswerBytes); wait for Retry-After.',
   rolled_back: "An atomic multi-query's subquery undone because another failed.",
 };
 

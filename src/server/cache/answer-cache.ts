@@ -26,6 +26,8 @@ export interface AnswerCacheLimits {
 interface Entry {
   /** JSON of the CachedAnswer. */
   text: string;
+  /** Its UTF-8 bytes: what a hit costs the request's answer budget (query/answer-budget.ts). */
+  bytes: number;
   /** Models, collections and the caller's user row the answer was read from. */
   dependencies: string[];
   /** The commit number when its read began. */
@@ -57,14 +59,19 @@ export class AnswerCache implements AnswerCacheLike {
     const inTransaction = this.db.inTransaction(ctx.sql.statements);
     const readAt = this.commit;
     const owner = ctx.user ? userDependency(ctx.user.id) : null;
-    const hit = this.lookup(key, inTransaction ? () => pendingChanges(ctx.sql.untracked) : null);
+    const found = this.lookup(key, inTransaction ? () => pendingChanges(ctx.sql.untracked) : null);
+    // A hit counts against the request's answer budget as the rows it stands for would have
+    // (issue 29.2), and is refused before its copy is parsed: ten hits of one page in one request
+    // are no cheaper a way past limits.maxAnswerBytes than ten reads.
+    if (found) ctx.sql.spend(found.bytes);
     return {
-      hit,
+      hit: found ? (JSON.parse(found.text) as CachedAnswer) : null,
       keep: (models, answer) => {
         const dependencies = new Set(models);
         if (owner) dependencies.add(owner);
         const { draw: _draw, cached: _cached, ...extras } = answer.extras;
-        const entry: Entry = { text: JSON.stringify({ ...answer, extras }), dependencies: [...dependencies], readAt };
+        const text = JSON.stringify({ ...answer, extras });
+        const entry: Entry = { text, bytes: Buffer.byteLength(text, 'utf8'), dependencies: [...dependencies], readAt };
         if (inTransaction) this.db.afterCommit(() => this.store(key, entry));
         else this.store(key, entry);
       },
@@ -76,7 +83,7 @@ export class AnswerCache implements AnswerCacheLike {
     return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
-  private lookup(key: string, pending: (() => Set<string>) | null): CachedAnswer | null {
+  private lookup(key: string, pending: (() => Set<string>) | null): Entry | null {
     const entry = this.entries.get(key);
     if (!entry) return null;
     if (this.stale(entry)) {
@@ -88,7 +95,7 @@ export class AnswerCache implements AnswerCacheLike {
       // Valid for every other request, but not for this transaction, which changed what it read.
       if (entry.dependencies.some((dependency) => changed.has(dependency))) return null;
     }
-    return JSON.parse(entry.text) as CachedAnswer;
+    return entry;
   }
 
   private store(key: string, entry: Entry): void {

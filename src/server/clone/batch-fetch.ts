@@ -4,7 +4,9 @@
  * for a page of its source's maximum size in `id` order; the reads whose records did not fit come
  * back in the next request with the next offset. So a level costs one request, plus one per extra
  * page of its largest read, however many records it holds. An answer too large for the source
- * (413) is asked again in halves.
+ * (413) is asked again in halves. A read refused inside a multi-query may only have met what the
+ * reads before it spent of the request's one answer budget: it is asked again alone, at the same page
+ * size, and only a refusal alone halves its page.
  */
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { isPlainObject } from '../query/normalize.ts';
@@ -47,6 +49,8 @@ interface Pending {
   limit: number;
   /** The highest id of the pages so far: pages in `id` order must pass it, or the read stops. */
   lastId: number;
+  /** Refused beside other reads: asked in a request of its own from then on. */
+  alone?: boolean;
 }
 
 export async function fetchBatches(remote: RemoteServer, specs: readonly FetchSpec[], options: BatchOptions): Promise<FetchFailure[]> {
@@ -54,14 +58,15 @@ export async function fetchBatches(remote: RemoteServer, specs: readonly FetchSp
   let queue: Pending[] = specs.map((spec) => ({ spec, offset: 0, limit: options.pageSize, lastId: 0 }));
   let proceed = true;
   while (queue.length > 0 && proceed) {
-    const batch = queue.slice(0, options.perRequest);
-    const rest = queue.slice(options.perRequest);
+    const batch = nextBatch(queue, options.perRequest);
+    const rest = queue.slice(batch.length);
     const answers = await ask(remote, batch);
     const next: Pending[] = [];
     for (const [i, pending] of batch.entries()) {
       const answer = answers[i] as SubAnswer;
       if (answer.kind === 'too_large') {
-        if (pending.limit === 1) failures.push({ spec: pending.spec, code: 'payload_too_large', message: answer.message });
+        if (batch.length > 1) next.push({ ...pending, alone: true });
+        else if (pending.limit === 1) failures.push({ spec: pending.spec, code: 'payload_too_large', message: answer.message });
         else next.push({ ...pending, limit: Math.ceil(pending.limit / 2) });
         continue;
       }
@@ -81,6 +86,17 @@ export async function fetchBatches(remote: RemoteServer, specs: readonly FetchSp
     queue = [...next, ...rest];
   }
   return failures;
+}
+
+/** The reads of the next request: a read that must be asked alone, or the reads before the next such one. */
+function nextBatch(queue: readonly Pending[], perRequest: number): Pending[] {
+  if (queue[0]?.alone) return queue.slice(0, 1);
+  const batch: Pending[] = [];
+  for (const pending of queue) {
+    if (pending.alone || batch.length === perRequest) break;
+    batch.push(pending);
+  }
+  return batch;
 }
 
 type SubAnswer = { kind: 'records'; records: JsonObject[]; total: number | null } | { kind: 'error'; code: string; message: string } | { kind: 'too_large'; message: string };

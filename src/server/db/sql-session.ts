@@ -18,6 +18,8 @@ export interface RowMeter {
   /** Whether rows that weigh at most `bytes` fit in what is left, so that reading them cannot be refused. */
   hasRoomFor(bytes: number): boolean;
   charge(row: Row): void;
+  /** Counts what an answer that was not read row by row (a cached one) weighs sent. */
+  spend(bytes: number): void;
 }
 
 /** What runs statements: a request's session, or the server's own bookkeeping on the same connection. */
@@ -100,6 +102,11 @@ export class SqlSession implements SqlRunner {
       rows.push(row);
     }
     return rows;
+  }
+
+  /** Counts `bytes` of an answer not read through this session (a cache hit) against the request's budget. */
+  spend(bytes: number): void {
+    this.meter?.spend(bytes);
   }
 
   run(sql: string, params: SqlParam[] = []): { changes: number; lastInsertRowid: number | bigint } {

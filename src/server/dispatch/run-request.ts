@@ -11,7 +11,7 @@ import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
-import { statusOf } from '../errors.ts';
+import { statusOf, type JqlFailure } from '../errors.ts';
 import { AnswerBudget } from '../query/answer-budget.ts';
 import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
@@ -50,6 +50,10 @@ export interface RequestAnswer {
   cookies: CookieChange[];
   /** Headers the handlers set (`Retry-After` of a throttled login). */
   headers: Record<string, string>;
+  /** limits.maxAnswerBytes: the body's JSON text may weigh at most this (query/answer-budget.ts fitsInBytes). */
+  maxBytes: number;
+  /** The same request answered with `failure` instead (`payload_too_large`, `server_busy`): its cookies, its shape. */
+  instead: (failure: JqlFailure) => RequestAnswer;
 }
 
 export function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): RequestAnswer | Promise<RequestAnswer> {
@@ -196,7 +200,14 @@ class RequestRun {
   private answer(outcome: Outcome, status: number, onlyData: boolean): RequestAnswer {
     if (this.infoLevel !== 0) outcome.system = systemInfo(this.sessions, this.started, this.infoLevel);
     if (this.seenAs !== null) outcome.extras = { ...(outcome.extras ?? {}), seenAs: this.seenAs };
-    return { status, body: render(outcome, this.input.shape, onlyData), cookies: this.cookies, headers: this.replyHeaders };
+    return {
+      status,
+      body: render(outcome, this.input.shape, onlyData),
+      cookies: this.cookies,
+      headers: this.replyHeaders,
+      maxBytes: this.state.ws.limits.maxAnswerBytes,
+      instead: (failure) => ({ ...this.failed(failure), maxBytes: Number.POSITIVE_INFINITY }),
+    };
   }
 }
 

@@ -53,6 +53,25 @@ describe('limits.maxAnswerBytes', () => {
   });
 });
 
+describe('limits.maxAnswerBytes and the answer cache', () => {
+  it('counts a cached answer against the same budget: ten copies of a 49 KiB page are refused as when uncached', async () => {
+    const copies = (cache: boolean) => Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`c${i}`, books({ limit: 12, ...(cache ? { cache: { enabled: true } } : {}) }, {})]));
+    const refusedOf = (res: { body: any }) => Object.values(res.body.__payload__).map((r: any) => r.errors?.[0]?.code ?? 'ok');
+    const plain = await s.post(copies(false));
+    expect(plain.status).toBe(200);
+    expect(refusedOf(plain)).toEqual(['ok', ...Array(9).fill('payload_too_large')]);
+    // Twice with the cache: the first request fills it, the second is all hits.
+    for (let round = 0; round < 2; round++) {
+      const cached = await s.post(copies(true));
+      expect(cached.status).toBe(200);
+      expect(refusedOf(cached)).toEqual(['ok', ...Array(9).fill('payload_too_large')]);
+      expect(JSON.stringify(cached.body).length).toBeLessThan(64 * KiB);
+    }
+    const hit = await s.post(books({ limit: 12, cache: { enabled: true } }, {}));
+    expect(hit.body.__extras__.cached).toBe(true);
+  });
+});
+
 describe('limits.maxNested', () => {
   it('lists at most maxNested records of a reverse relation per parent, with a notice', async () => {
     const res = await s.post({ __meta__: { namespace: 'lib.Author', intent: 'retrieve', ordering: ['name'] }, name: null, books: { id: null } });
@@ -78,5 +97,25 @@ describe('limits.maxNested', () => {
     expect(body.__payload__[0].books).toHaveLength(2);
     expect(body.__extras__.notices).toBeUndefined();
     expect(body.__system__.queries).toBe(2);
+  });
+});
+
+describe('limits.maxAnswerBytes and records referenced many times', () => {
+  it('counts a referenced record once per record that sends it, so a small read of one large record repeated is refused while it is read', async () => {
+    const wordy = await s.post({ __meta__: { namespace: 'lib.Author', intent: 'create', return: { id: null } }, name: 'Wordy', country: 'w'.repeat(8000) });
+    const made = await s.post(
+      Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`w${i}`, { __meta__: { namespace: 'lib.Book', intent: 'create', return: { id: null } }, title: `wordy ${i}`, author: wordy.body.__payload__.id }])),
+    );
+    expect(Object.values(made.body.__payload__).every((r: any) => r.errors === null)).toBe(true);
+    const repeated = books({ limit: 20, filter: { author__name: 'Wordy' } }, { title: null, author: { country: null } });
+    // One author of 8 KB read once, but sent 20 times: about 160 KB, past the 64 KiB limit.
+    const res = await s.post({ repeated, count: books({ filter: { author__name: 'Wordy' } }, {}) });
+    // Refused as the subquery read it (not the whole answer once written out): the other subquery stands.
+    expect(res.status).toBe(200);
+    expect(res.body.__payload__.repeated.errors[0]).toMatchObject({ code: 'payload_too_large' });
+    // Six of them fit, and are answered.
+    const few = await s.post(books({ limit: 6, filter: { author__name: 'Wordy' } }, { title: null, author: { country: null } }));
+    expect(few.status).toBe(200);
+    expect(few.body.__payload__).toHaveLength(6);
   });
 });

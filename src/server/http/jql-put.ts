@@ -16,6 +16,7 @@ import { JqlFailure, jqlError } from '../errors.ts';
 import type { FileStore } from '../files/file-store.ts';
 import { receiveParts, type IntakeLimits, type StagedPart } from '../files/intake.ts';
 import { sendAnswer } from './answer-reply.ts';
+import type { HeldAnswers } from './held-answers.ts';
 import { sendFailure } from './error-reply.ts';
 import { letClientFinishSending } from './refused-body.ts';
 import { parseJsonBody } from './json-body.ts';
@@ -28,10 +29,12 @@ export interface JqlPutOptions {
   fileStore: FileStore;
   limits: IntakeLimits;
   rateLimit: false | { max: number; timeWindow: number; cache: number };
+  /** The bound on answers written and not yet read (limits.heldAnswerBytes), shared with POST /jql. */
+  held: HeldAnswers;
 }
 
 /** The multipart parser lives in this plugin alone: its hooks cost nothing on POST /jql. */
-export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run, plan, fileStore, limits, rateLimit }) => {
+export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run, plan, fileStore, limits, rateLimit, held: heldAnswers }) => {
   const { maxFileBytes, maxBodyBytes, maxUploadBytes } = limits;
   app.removeAllContentTypeParsers();
   await app.register(multipart, { limits: { fileSize: maxFileBytes, fieldSize: maxBodyBytes, parts: 1000 }, throwFileSizeLimit: false });
@@ -71,7 +74,7 @@ export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run,
       await Promise.all(staged.map((file) => fileStore.discard(file.bytes.tempPath)));
       for (const file of held) fileStore.release(file.sha256);
     }
-    return result instanceof JqlFailure ? sendFailure(reply, result, params.shape) : sendAnswer(reply, result);
+    return result instanceof JqlFailure ? sendFailure(reply, result, params.shape) : sendAnswer(reply, result, heldAnswers);
   });
 };
 

@@ -30,6 +30,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   cacheBytes: 64 * MiB,
   // 0: no rate limit (the default); a positive number caps JQL requests per client per minute.
   requestsPerMinute: 0,
+  // Answers written and not yet read by their clients, all requests together: past it, 503 server_busy.
+  heldAnswerBytes: 256 * MiB,
 };
 
 /** Limits that may be 0 (off); every other one is a positive integer. */
@@ -40,6 +42,7 @@ const ORDERED: Array<{ small: keyof Limits; large: keyof Limits; why: string }> 
   { small: 'defaultLimit', large: 'maxLimit', why: 'the default page would always be clamped' },
   { small: 'maxFileBytes', large: 'maxUploadBytes', why: 'a file that large could never arrive in an upload' },
   { small: 'maxValueBytes', large: 'maxAnswerBytes', why: 'a value that large could be written but never read back' },
+  { small: 'maxAnswerBytes', large: 'heldAnswerBytes', why: 'an answer that large could never be sent' },
 ];
 
 export function resolveLimits(raw: unknown, at: At): Limits {

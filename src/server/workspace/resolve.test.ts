@@ -74,6 +74,7 @@ describe('resolveWorkspace: a valid workspace', () => {
       cacheEntries: 1000,
       cacheBytes: 67108864,
       requestsPerMinute: 0,
+      heldAnswerBytes: 268435456,
     });
     const app = ws.apps.get('tickets');
     expect(app?.controllersPath).toBe('/srv/ws/controllers/tickets.mjs');

@@ -42,7 +42,7 @@ export interface RawApp {
 }
 
 /** Every limit a workspace may set (docs/workspace.md `limits`), each with a default (workspace/limits.ts). */
-export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number };
+export type Limits = Required<WorkspaceLimits> & { maxStreamEvents: number; cacheEntries: number; cacheBytes: number; requestsPerMinute: number; heldAnswerBytes: number };
 
 export interface WorkspaceFile {
   $schema?: string;

@@ -73,10 +73,24 @@ function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, 
   if (ids.length > 0) {
     for (const record of readNested(ctx, nested, 'id', ids, null, cuts).records) byId.set(record.id as number, record);
   }
+  // A record many parents reference is read once but sent once per parent: each use after the first
+  // costs the answer budget what it weighs sent (issue 29.3b), so a page of 1000 rows that all name one
+  // large record is refused while it is read, not after it was written out 1000 times.
+  const weights = new Map<number, number>();
   for (const record of records) {
     const id = record[field.name];
     // A referenced row outside the caller's row scope reads as absent.
-    record[field.name] = typeof id === 'number' ? (byId.get(id) ?? null) : null;
+    const target = typeof id === 'number' ? (byId.get(id) ?? null) : null;
+    if (target !== null) {
+      const weight = weights.get(id as number);
+      if (weight === undefined) weights.set(id as number, -1);
+      else {
+        const bytes = weight >= 0 ? weight : Buffer.byteLength(JSON.stringify(target), 'utf8');
+        weights.set(id as number, bytes);
+        ctx.sql.spend(bytes);
+      }
+    }
+    record[field.name] = target;
   }
 }
 

@@ -1,0 +1,38 @@
+/**
+ * The bound on answers held for clients that read slowly (docs/protocol.md "Limits" `heldAnswerBytes`):
+ * an answer written to a socket stays in the server's memory until the client has read it (past what
+ * the kernel buffers). Each answer counts from the moment it is written until its last byte is handed
+ * to the operating system (the response's `finish`) or its connection closes; an answer that would
+ * bring the total past the bound is not written: the client gets 503 `server_busy` with Retry-After.
+ * So however many clients stop reading, what the server holds for them stays under the bound.
+ */
+import type { FastifyReply } from 'fastify';
+
+/** A short answer is counted at its most (3 bytes a UTF-16 unit) instead of being measured. */
+const MEASURED_FROM = 16 * 1024;
+
+export class HeldAnswers {
+  readonly max: number;
+  /** Bytes of answers written and not yet handed to the operating system. */
+  held = 0;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** Counts `text` as held until `reply` is done, or answers false when it would pass the bound. */
+  admit(reply: FastifyReply, text: string): boolean {
+    const bytes = text.length < MEASURED_FROM ? 3 * text.length : Buffer.byteLength(text, 'utf8');
+    if (this.held + bytes > this.max) return false;
+    this.held += bytes;
+    let released = false;
+    const release = (): void => {
+      if (released) return;
+      released = true;
+      this.held -= bytes;
+    };
+    reply.raw.once('finish', release);
+    reply.raw.once('close', release);
+    return true;
+  }
+}
