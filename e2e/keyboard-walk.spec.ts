@@ -12,12 +12,12 @@ import { UploadPage } from './pages/upload-page.ts';
 
 type Counting = BrowserGlobals & { addEventListener(type: string, listener: () => void, capture: boolean): void; pointerEvents?: number };
 
-/** Presses Tab (or Shift+Tab) until `target` has the focus; fails after `max` presses. */
+/** Presses Tab (or Shift+Tab) until `target` has the focus, or holds it; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, options: { back?: boolean; max?: number } = {}): Promise<void> {
   const { back = false, max = 80 } = options;
   for (let i = 0; i < max; i++) {
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-    const focused = await target.evaluate((el) => el === (globalThis as unknown as BrowserGlobals).document.activeElement).catch(() => false);
+    const focused = await target.evaluate((el) => el.contains((globalThis as unknown as BrowserGlobals).document.activeElement as never)).catch(() => false);
     if (focused) return;
   }
   throw new Error(`${String(target)} was not reached with ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}`);
@@ -32,9 +32,15 @@ test('a query, its answer, a dialog, a subscription and an upload, with the keyb
   });
 
   // A query: Tab into the editor, type it, run it with Ctrl/Cmd+Enter.
-  await tabTo(page, app.editor.locator('textarea'));
+  await tabTo(page, app.editor);
   await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.insertText(JSON.stringify({ __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', ordering: ['id'], limit: 5 } }));
+  // Pasted (Ctrl+V's event, without a clipboard permission): typed JSON would get auto-closed brackets.
+  await page.evaluate((pasted) => {
+    const w = globalThis as unknown as BrowserGlobals;
+    const data = new w.DataTransfer();
+    data.setData('text/plain', pasted);
+    w.document.activeElement?.dispatchEvent(new w.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, JSON.stringify({ __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', ordering: ['id'], limit: 5 } }));
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(app.status).toHaveText(/^200/);
 
