@@ -34,13 +34,8 @@ test('a query, its answer, a dialog, a subscription and an upload, with the keyb
   // A query: Tab into the editor, type it, run it with Ctrl/Cmd+Enter.
   await tabTo(page, app.editor);
   await page.keyboard.press('ControlOrMeta+A');
-  // Pasted (Ctrl+V's event, without a clipboard permission): typed JSON would get auto-closed brackets.
-  await page.evaluate((pasted) => {
-    const w = globalThis as unknown as BrowserGlobals;
-    const data = new w.DataTransfer();
-    data.setData('text/plain', pasted);
-    w.document.activeElement?.dispatchEvent(new w.ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  }, JSON.stringify({ __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', ordering: ['id'], limit: 5 } }));
+  // Pasted (Ctrl+V's event): typed JSON would get auto-closed brackets.
+  await app.paste(JSON.stringify({ __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', ordering: ['id'], limit: 5 } }));
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(app.status).toHaveText(/^200/);
 
