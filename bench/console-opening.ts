@@ -7,6 +7,9 @@
  * - navigation → first rendered answer of the default query, run as soon as the editor shows;
  * - the JavaScript fetched before the first contentful paint, gzip-compressed (what a slow link pays
  *   before the user sees anything), and what the page had fetched once the editor was usable.
+ * - navigation → editor usable (drawn, Run enabled), side by side with the floor: a page built by the
+ *   same Vite that holds only the same Monaco set-up and JSON language (bench/console-floor.ts), both
+ *   cold, loads alternating; the console's median over the floor's (goal ≤ 1.2×, issue 31).
  * Times are the page's own clock (`performance.now()`, 0 = navigation start), taken at the first
  * frame that shows the element. Goals: < 1.0 s and < 1.5 MB.
  */
@@ -15,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { startFloor } from './console-floor.ts';
 import { consoleUrl, ensureRenderer, findChromium, waitForConsole } from './console-page.ts';
 import { median, startJqlCommand, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
@@ -35,7 +39,11 @@ function installMarks(): void {
   // page would run on each of Monaco's thousands of DOM changes and slow down what it measures. The
   // suggest widget alone is watched as it changes: the bench closes it again when it shows no keys.
   const check = () => {
-    note('editor', w.document.querySelector('[data-testid=query-editor] .monaco-editor') !== null);
+    const editor = w.document.querySelector('[data-testid=query-editor] .monaco-editor') !== null;
+    note('editor', editor);
+    // Usable: the editor drawn and Run enabled (the floor page has no Run button: its editor is all).
+    const run = w.document.querySelector('.btn-run');
+    note('usable', editor && (run === null ? w.document.title === 'Monaco floor' : !run.disabled));
     note('answer', w.document.querySelector('[data-testid=payload-table] [role=rowgroup] [role=row]') !== null);
     note('completion', completion());
     const widget = w.document.querySelector('.suggest-widget');
@@ -43,7 +51,7 @@ function installMarks(): void {
       watching = true;
       new w.MutationObserver(() => note('completion', completion())).observe(widget, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
     }
-    if (Object.keys(marks).length < 3) w.requestAnimationFrame(check);
+    if (Object.keys(marks).length < 4) w.requestAnimationFrame(check);
   };
   w.requestAnimationFrame(check);
 }
@@ -106,6 +114,16 @@ async function usableEditor(browser: Browser, url: string): Promise<Load> {
   }
 }
 
+/** Navigation → editor drawn with Run enabled (on the floor page: the editor drawn). */
+async function editorUsable(browser: Browser, url: string): Promise<number> {
+  const { page, close } = await openPage(browser, url);
+  try {
+    return await mark(page, 'usable');
+  } finally {
+    await close();
+  }
+}
+
 /** Navigation → the default query's answer drawn, run as soon as the editor and the connection are up. */
 async function firstAnswer(browser: Browser, url: string): Promise<Load> {
   const { page, close } = await openPage(browser, url);
@@ -159,6 +177,22 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
       editor.push(await usableEditor(browser, url));
       answer.push(await firstAnswer(browser, url));
     }
+    // Side by side with the floor, loads alternating so both see the same machine.
+    const floor = await startFloor();
+    const consoleUsable: number[] = [];
+    const floorUsable: number[] = [];
+    try {
+      await editorUsable(browser, floor.url);
+      for (let i = 0; i < options.loads; i++) {
+        consoleUsable.push(await editorUsable(browser, url));
+        floorUsable.push(await editorUsable(browser, floor.url));
+      }
+    } finally {
+      await floor.stop();
+    }
+    const consoleUsableMs = median(consoleUsable);
+    const floorUsableMs = median(floorUsable);
+    const overFloor = consoleUsableMs / floorUsableMs;
     const usableMs = median(editor.map((l) => l.markMs));
     const answerMs = median(answer.map((l) => l.markMs));
     const beforePaint = await sizes(editor[0]!.scriptsBeforePaint);
@@ -170,6 +204,15 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
       table(
         ['measure (ms per load)', 'reached', 'editor on screen', 'first contentful paint'],
         [row('usable editor: completion offers the schema filter keys (field__lookup) in the default filter', editor), row('first answer: the default query run as soon as the editor shows, its rows drawn', answer)],
+      ),
+      '',
+      table(
+        ['editor usable, cold (ms per load)', 'loads', 'median'],
+        [
+          ['the console: editor drawn, Run enabled', consoleUsable.map((ms) => ms.toFixed(0)).join(' / '), consoleUsableMs.toFixed(0)],
+          ['the floor: the same Monaco set-up and JSON language alone (bench/floor, same Vite)', floorUsable.map((ms) => ms.toFixed(0)).join(' / '), floorUsableMs.toFixed(0)],
+          ['the console over the floor', '', `${overFloor.toFixed(2)}×`],
+        ],
       ),
       '',
       table(
@@ -194,6 +237,9 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
       body,
       ratios: [
         { name: 'console: navigation → usable editor (completion answers)', value: usableMs, unit: 'ms', goal: '< 1000 ms', met: usableMs < 1000 },
+        { name: 'console: navigation → editor usable (drawn, Run enabled), cold', value: consoleUsableMs, unit: 'ms' },
+        { name: 'floor page (the same Monaco + JSON alone): navigation → editor drawn, cold', value: floorUsableMs, unit: 'ms' },
+        { name: 'console: editor usable (drawn, Run enabled) over the floor page (Monaco + JSON alone), cold', value: overFloor, unit: 'x', goal: '≤ 1.2x', met: overFloor <= 1.2 },
         { name: 'console: navigation → first rendered answer of the default query', value: answerMs, unit: 'ms' },
         { name: 'console: JavaScript before first paint (gzip)', value: beforePaint.gzip / 1e6, unit: 'MB', goal: '< 1.5 MB', met: beforePaint.gzip < 1.5e6 },
       ],

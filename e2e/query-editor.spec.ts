@@ -19,9 +19,9 @@ test('completes a filter key with its lookup from the schema and runs the query'
   // Assert: the rows are open tickets of priority 4 or more.
   await expect(app.status).toHaveText(/^200/);
   await expect(app.tableRows).toHaveCount(5);
-  const priorities = await app.tableRows.locator('[role=cell]:nth-child(5)').allInnerTexts();
+  const priorities = await app.tableRows.locator('[role=gridcell]:nth-child(5)').allInnerTexts();
   expect(priorities.map(Number).every((p) => p >= 4)).toBe(true);
-  await expect(app.tableRows.locator('[role=cell]:nth-child(4)')).toHaveText(Array(5).fill('open'));
+  await expect(app.tableRows.locator('[role=gridcell]:nth-child(4)')).toHaveText(Array(5).fill('open'));
 });
 
 test('offers namespaces and intents valid for them', async ({ app, page }) => {

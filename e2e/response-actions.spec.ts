@@ -12,7 +12,7 @@ test('copies a cell, a row and the request as curl', async ({ app, page }) => {
   await app.setQuery({ __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', limit: 2, ordering: ['id'] }, title: null });
   await app.run();
 
-  await app.tableRows.first().getByRole('cell').nth(2).click();
+  await app.tableRows.first().getByRole('gridcell').nth(1).click();
   await page.getByRole('button', { name: 'Copy cell' }).click();
   await expect.poll(() => clipboard(page)).toMatch(/#1$/);
 

@@ -49,8 +49,8 @@ test('runs a saved query with its variables filled from the connection environme
   await expect(app.status).toHaveText(/^200/);
   await expect.poll(() => app.editorContent()).toContain('"status": "pending", "priority__gte": 4');
   await expect(app.tableRows).toHaveCount(5);
-  await expect(app.tableRows.locator('[role=cell]:nth-child(4)')).toHaveText(Array(5).fill('pending'));
-  const priorities = await app.tableRows.locator('[role=cell]:nth-child(5)').allInnerTexts();
+  await expect(app.tableRows.locator('[role=gridcell]:nth-child(4)')).toHaveText(Array(5).fill('pending'));
+  const priorities = await app.tableRows.locator('[role=gridcell]:nth-child(5)').allInnerTexts();
   expect(priorities.map(Number).every((p) => p >= 4)).toBe(true);
 });
 

@@ -277,6 +277,11 @@ export class ConsolePage {
     const text = typeof query === 'string' ? query : JSON.stringify(query, null, 2);
     await this.editor.locator('.view-lines').click();
     await this.page.keyboard.press('ControlOrMeta+A');
+    await this.paste(text);
+  }
+
+  /** Pastes into what has the focus, as Ctrl/Cmd+V does (a synthetic paste event: no clipboard permission). */
+  async paste(text: string): Promise<void> {
     await this.page.evaluate((pasted) => {
       const w = globalThis as unknown as BrowserGlobals;
       const data = new w.DataTransfer();

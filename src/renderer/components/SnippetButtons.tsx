@@ -9,6 +9,7 @@ import { snippetChoices, toCurl, toFetch, type SnippetAuth } from '../transport/
 import type { HttpRequestSpec } from '../transport/transport.ts';
 import { copyToClipboard } from './clipboard.ts';
 import { useDismiss } from './use-dismiss.ts';
+import { useViewportClamp } from './use-viewport-clamp.ts';
 
 type Kind = 'curl' | 'fetch';
 
@@ -25,11 +26,13 @@ function SnippetButton(props: { kind: Kind; request: HttpRequestSpec; username: 
   const { toasts } = useServices();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
   const choices = snippetChoices(props.request);
   const session = props.request.withCredentials && !choices.includes('token');
 
   useDismiss(open, ref, close);
+  useViewportClamp(open, menu);
 
   const copy = (auth: SnippetAuth) => {
     setOpen(false);
@@ -61,7 +64,7 @@ function SnippetButton(props: { kind: Kind; request: HttpRequestSpec; username: 
         {text} ▾
       </button>
       {open && (
-        <div className="popover snippet-menu" role="menu" aria-label={label}>
+        <div ref={menu} className="popover snippet-menu" role="menu" aria-label={label}>
           {choices.map((auth) => (
             <button key={auth} type="button" role="menuitem" onClick={() => copy(auth)}>
               {LABEL[auth].title(props.kind, session)}

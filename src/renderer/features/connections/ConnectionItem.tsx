@@ -39,10 +39,10 @@ export function ConnectionItem(props: {
               <span className="text-error">unreachable</span>
             ) : (
               <>
-                {/* Version and user name are the server's words (cleaned and cut at the boundary). */}
-                {status.data ? <ServerWords text={`v${status.data.version}`} /> : '…'}
+                {/* Version and user name are the server's words (cleaned and cut at the boundary), marked unless the server is the console's own. */}
+                {status.data ? <ServerWords text={`v${status.data.version}`} own={!remote} /> : '…'}
                 {' · '}
-                {user ? <ServerWords text={user} testId="connection-user" /> : <span className="muted">not signed in</span>}
+                {user ? <ServerWords text={user} testId="connection-user" own={!remote} /> : <span className="muted">not signed in</span>}
               </>
             )}
           </span>

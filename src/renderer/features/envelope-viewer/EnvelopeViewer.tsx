@@ -15,6 +15,7 @@ import type { ErrorCode } from '../../../shared/error-codes.ts';
 import { errorAnchor } from '../../monaco/protocol-help.ts';
 import { allErrors } from '../../response/result-view.ts';
 import type { RunDone, RunState } from '../../state/results-store.ts';
+import { isOwnServer } from '../../state/own-server.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import { tabTitle, type QueryInfoLevel, type QueryTab } from '../../state/tabs-store.ts';
 import { EmptyResult } from './EmptyResult.tsx';
@@ -149,6 +150,7 @@ function NoResponse(props: { tab: QueryTab }): JSX.Element {
 function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null; onChoose: (view: View) => void; search: SearchState; onSearch: (change: (s: SearchState) => SearchState) => void }): JSX.Element {
   const { view } = props.run;
   const { search, onSearch } = props;
+  const own = isOwnServer(useStore(useServices().connections).connections, props.run.request.connectionId);
   // The shown view counts its matches of the query (settled after typing stops) and shows the current one.
   const [matchCount, setMatchCount] = useState(0);
   const onMatches = useCallback((count: number) => setMatchCount(count), []);
@@ -182,7 +184,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
   );
   return (
     <>
-      {part('The response header', <ResponseHeader run={props.run} tabTitle={props.title} snippets={props.snippets ?? true} />)}
+      {part('The response header', <ResponseHeader run={props.run} tabTitle={props.title} snippets={props.snippets ?? true} own={own} />)}
       {view.parseError && <p className="banner banner-error">{view.parseError}</p>}
       {view.tooDeep && (
         <p className="banner banner-error" data-testid="too-deep">
@@ -215,7 +217,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
           onClose={() => onSearch((s) => ({ ...s, open: false }))}
         />
       )}
-      {section && part('The extras line', <ExtrasBar section={section} />)}
+      {section && part('The extras line', <ExtrasBar section={section} own={own} />)}
       <div className="view-body">
         {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) &&
           part('The Table view', <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />)}

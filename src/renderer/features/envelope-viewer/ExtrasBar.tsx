@@ -8,7 +8,8 @@ import { formatCount } from '../../components/format.ts';
 import { ServerWords } from '../../components/ServerWords.tsx';
 import type { ResultSection } from '../../response/result-view.ts';
 
-export function ExtrasBar(props: { section: ResultSection }): JSX.Element | null {
+/** `own`: the answer came from the console's own server, whose words are shown plainly. */
+export function ExtrasBar(props: { section: ResultSection; own: boolean }): JSX.Element | null {
   const { extras, notices, message } = props.section;
   const parts: string[] = [];
   if (extras) {
@@ -33,12 +34,12 @@ export function ExtrasBar(props: { section: ResultSection }): JSX.Element | null
       {parts.length > 0 && <span data-testid="extras-summary">{parts.join(' · ')}</span>}
       {notices.map((n, i) => (
         <span key={i} className="notice">
-          Notice from the server: <ServerWords text={n} />
+          Notice from the server: <ServerWords text={n} own={props.own} />
         </span>
       ))}
       {message && (
         <span className="message">
-          Message from the server: <ServerWords text={message} />
+          Message from the server: <ServerWords text={message} own={props.own} />
         </span>
       )}
     </div>

@@ -3,9 +3,14 @@
  * records scroll smoothly), sortable columns, nested values that expand under their row,
  * copy cell / copy row (buttons, or Ctrl/Cmd+C on the selected cell), and the response search's
  * matches marked, the current one selected and scrolled to.
+ *
+ * For the keyboard and screen readers it is a grid (WAI-ARIA's data grid): its cells are gridcells
+ * and the grid is one tab stop, the selected cell (or the first cell on screen when the selected one
+ * was scrolled away). Arrow keys, Home and End move the selection and the focus with it; Enter or
+ * Space opens a nested value; ArrowUp from the first row reaches the column headers, whose buttons sort.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { copyToClipboard } from '../../components/clipboard.ts';
 import { formatCount } from '../../components/format.ts';
@@ -15,6 +20,9 @@ import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, moveS
 
 const ROW_HEIGHT = 25;
 const INDEX_WIDTH = 56;
+
+/** The key of a cell in the DOM (`data-cell`), to move the focus to it once it is drawn. */
+const cellKey = (row: number, column: string) => `${row}:${column}`;
 
 function valueClass(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return 'v-null';
@@ -35,6 +43,9 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
   const [selected, setSelected] = useState<{ row: number; column: string } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Set by a key that moved the selection: the focus follows once the cell is drawn (it may be a
+  // row the virtualizer has yet to render).
+  const focusWanted = useRef(false);
   const totalWidth = INDEX_WIDTH + columns.reduce((w, c) => w + widthOf(c), 0);
 
   const { search, onMatches } = props;
@@ -80,18 +91,61 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
   const copyRow = () => {
     if (selected) void copyToClipboard(JSON.stringify(rows[selected.row], null, 2), 'the row', toasts);
   };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key === 'c' && selected && !window.getSelection()?.toString()) {
+  useLayoutEffect(() => {
+    if (!focusWanted.current || !selected) return;
+    const cell = scrollRef.current?.querySelector<HTMLElement>(`[data-cell="${CSS.escape(cellKey(selected.row, selected.column))}"]`);
+    if (!cell) return;
+    focusWanted.current = false;
+    cell.focus();
+  });
+
+  const focusHeader = (column: string) => scrollRef.current?.querySelector<HTMLElement>(`[data-header="${CSS.escape(column)}"]`)?.focus();
+
+  /** Keys on a column header's button: across the headers, or down into the first row. */
+  const onHeaderKeyDown = (e: KeyboardEvent, column: string) => {
+    const at = columns.indexOf(column);
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      e.preventDefault();
+      const to = columns[Math.min(Math.max(at + (e.key === 'ArrowLeft' ? -1 : 1), 0), columns.length - 1)]!;
+      focusHeader(to);
+    } else if (e.key === 'ArrowDown' && order.length > 0) {
+      e.preventDefault();
+      focusWanted.current = true;
+      setSelected({ row: order[0]!, column });
+      virtualizer.scrollToIndex(0, { align: 'auto' });
+    }
+  };
+
+  /** Keys on a cell: copy, move (the focus follows), open a nested value, up into the headers. */
+  const onCellKeyDown = (e: KeyboardEvent, row: number, column: string) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'c' && !window.getSelection()?.toString()) {
       e.preventDefault();
       copyCell();
       return;
     }
-    const next = moveSelection(e.key, selected, order, columns);
+    if ((e.key === 'Enter' || e.key === ' ') && isNested(cellValue(rows[row], column))) {
+      e.preventDefault();
+      toggle(row, column);
+      return;
+    }
+    if (e.key === 'ArrowUp' && order.indexOf(row) === 0) {
+      e.preventDefault();
+      focusHeader(column);
+      return;
+    }
+    const next = moveSelection(e.key, { row, column }, order, columns);
     if (!next) return;
     e.preventDefault();
+    focusWanted.current = true;
     setSelected(next);
     virtualizer.scrollToIndex(order.indexOf(next.row), { align: 'auto' });
   };
+
+  // The grid's one tab stop: the selected cell while it is drawn, else the first cell on screen.
+  const drawn = virtualizer.getVirtualItems();
+  const selectedDrawn = selected !== null && drawn.some((item) => order[item.index] === selected.row);
+  const firstDrawn = drawn[0] ? order[drawn[0].index] : undefined;
+  const tabStop = selectedDrawn ? selected : firstDrawn !== undefined && columns[0] !== undefined ? { row: firstDrawn, column: columns[0] } : null;
 
   return (
     <div className="table-wrap">
@@ -108,7 +162,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
           Copy row
         </button>
       </div>
-      <div ref={scrollRef} className="table-scroll" tabIndex={0} onKeyDown={onKeyDown} role="table" aria-label="Payload" aria-rowcount={rows.length + 1} data-testid="payload-table">
+      <div ref={scrollRef} className="table-scroll" role="grid" aria-label="Payload" aria-rowcount={rows.length + 1} aria-colcount={columns.length + 1} data-testid="payload-table">
         <div className="table-head" role="row" style={{ width: totalWidth }}>
           <div className="th th-index" role="columnheader" style={{ width: INDEX_WIDTH }}>
             #
@@ -121,7 +175,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
               style={{ width: widthOf(c) }}
               aria-sort={sort?.column === c ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
-              <button type="button" className="th-button" onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${c}`}>
+              <button type="button" className="th-button" tabIndex={-1} data-header={c} onKeyDown={(e) => onHeaderKeyDown(e, c)} onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${c}`}>
                 {c}
                 <span className="sort-mark" aria-hidden="true">{sort?.column === c ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
               </button>
@@ -129,7 +183,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
           ))}
         </div>
         <div className="table-body" role="rowgroup" style={{ height: virtualizer.getTotalSize(), width: totalWidth }}>
-          {virtualizer.getVirtualItems().map((item) => {
+          {drawn.map((item) => {
             const rowIndex = order[item.index]!;
             const row = rows[rowIndex];
             const open = columns.filter((c) => expanded.has(`${rowIndex}\u0000${c}`));
@@ -144,7 +198,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
                 style={{ transform: `translateY(${item.start}px)` }}
               >
                 <div className="tr-cells">
-                  <div className="td td-index" role="cell" style={{ width: INDEX_WIDTH }}>
+                  <div className="td td-index" role="rowheader" style={{ width: INDEX_WIDTH }}>
                     {rowIndex + 1}
                   </div>
                   {columns.map((c) => {
@@ -153,19 +207,25 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
                     const isSelected = selected?.row === rowIndex && selected.column === c;
                     const isMatch = matched.has(`${rowIndex}\u0000${c}`);
                     const isCurrent = current?.row === rowIndex && current.column === c;
+                    const isTabStop = tabStop?.row === rowIndex && tabStop.column === c;
                     return (
                       <div
                         key={c}
-                        role="cell"
+                        role="gridcell"
                         aria-selected={isSelected}
+                        tabIndex={isTabStop ? 0 : -1}
+                        data-cell={cellKey(rowIndex, c)}
                         data-match={isCurrent ? 'current' : isMatch ? 'match' : undefined}
                         className={`td ${valueClass(value)}${isSelected ? ' is-selected' : ''}${isMatch ? ' is-match' : ''}${isCurrent ? ' is-current-match' : ''}`}
                         style={{ width: widthOf(c) }}
                         title={nested ? undefined : cellText(value, 2000)}
                         onClick={() => setSelected({ row: rowIndex, column: c })}
+                        onFocus={() => !isSelected && setSelected({ row: rowIndex, column: c })}
+                        onKeyDown={(e) => onCellKeyDown(e, rowIndex, c)}
                       >
                         {nested ? (
-                          <button type="button" className="expand" aria-expanded={open.includes(c)} onClick={() => toggle(rowIndex, c)}>
+                          // Reached through its cell (Enter or Space), so the grid stays one tab stop.
+                          <button type="button" className="expand" tabIndex={-1} aria-expanded={open.includes(c)} onClick={() => toggle(rowIndex, c)}>
                             {open.includes(c) ? '▾' : '▸'} {cellText(value)}
                           </button>
                         ) : (

@@ -9,7 +9,8 @@ import { useServices } from '../../state/services.ts';
 
 const SHAPE_LABEL: Record<string, string> = { envelope: '', flat: 'flat envelope', 'data-only': 'only:data', 'not-json': 'not JSON' };
 
-export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets?: boolean }): JSX.Element {
+/** `own`: the answer came from the console's own server, whose words are shown plainly. */
+export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets?: boolean; own: boolean }): JSX.Element {
   const { toasts, platform } = useServices();
   const { run } = props;
   const status = run.view.httpStatus;
@@ -31,14 +32,14 @@ export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets
       <span className={`status status-${tone}`} data-testid="response-status">
         {status}
       </span>
-      {run.statusText && <ServerWords text={serverLabel(run.statusText, 60)} testId="response-status-text" />}
+      {run.statusText && <ServerWords text={serverLabel(run.statusText, 60)} testId="response-status-text" own={props.own} />}
       <span className="metric" data-testid="response-time" title="Round trip">
         {formatMs(run.timeMs)}
       </span>
       <span className="metric" data-testid="response-size" title={`${run.size} bytes`}>
         {formatBytes(run.size)}
       </span>
-      {run.view.intent && <ServerWords className="metric muted" text={run.view.intent} />}
+      {run.view.intent && <ServerWords className="metric muted" text={run.view.intent} own={props.own} />}
       {SHAPE_LABEL[run.view.shape] && <span className="tag">{SHAPE_LABEL[run.view.shape]}</span>}
       <span className="toolbar-spacer" />
       {props.snippets !== false && <SnippetButtons request={run.request} />}

@@ -11,6 +11,7 @@ import { headingAnchor, placeOfHref, type DocName, type DocPlace } from '../../c
 import protocolText from '../../../../docs/protocol.md?raw';
 import workspaceText from '../../../../docs/workspace.md?raw';
 import styles from './docs.module.css';
+import { ScrollableCode } from './ScrollableCode.tsx';
 
 const DOCS: Record<DocName, { title: string; text: string }> = {
   protocol: { title: 'Protocol', text: protocolText },
@@ -37,6 +38,7 @@ export function DocsPanel(props: DocsPanelProps): JSX.Element {
           slugify: (text) => headingAnchor(text),
           overrides: {
             a: { component: (p: { href?: string; children?: ReactNode }) => <DocLink href={p.href ?? ''} current={doc} onNavigate={(to) => navigate.current(to)}>{p.children}</DocLink> },
+            pre: { component: ScrollableCode },
           },
           renderRule(next, node) {
             // Images of the docs folder are not bundled: their text stands in.

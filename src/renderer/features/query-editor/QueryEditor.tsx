@@ -16,6 +16,7 @@ import { disposeTabModel, saveViewState, tabModel, viewStateOf } from '../../mon
 import { allErrors } from '../../response/result-view.ts';
 import type { RunState } from '../../state/results-store.ts';
 import { useServices, useStore } from '../../state/services.ts';
+import { markEditorReady } from '../../state/editor-ready.ts';
 
 const MARKER_OWNER = 'jql-response';
 
@@ -67,6 +68,7 @@ export function QueryEditor(props: {
       run: () => runRef.current(),
     });
     props.editorRef.current = editor;
+    markEditorReady();
     return () => {
       props.editorRef.current = null;
       editor.dispose();

@@ -1,6 +1,7 @@
 /** The "Templates" popover: every namespace of the server with a button per intent. */
 import { useCallback, useMemo, useRef, useState, type JSX } from 'react';
 import { useDismiss } from '../../components/use-dismiss.ts';
+import { useViewportClamp } from '../../components/use-viewport-clamp.ts';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { listNamespaces, type NamespaceInfo } from '../../monaco/describe-index.ts';
 import { buildMultiTemplate, buildTemplate } from '../../monaco/templates.ts';
@@ -13,9 +14,11 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
   const [open, setOpen] = useState(false);
   const [filter, setFilter] = useState('');
   const ref = useRef<HTMLDivElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
 
   useDismiss(open, ref, close);
+  useViewportClamp(open, menu);
 
   const namespaces = useMemo(() => (props.describe ? listNamespaces(props.describe) : [GENERIC]), [props.describe]);
   const matching = open ? namespaces.filter((n) => n.namespace.toLowerCase().includes(filter.toLowerCase())) : [];
@@ -33,7 +36,7 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
         Templates ▾
       </button>
       {open && (
-        <div className="popover templates" role="menu" aria-label="Templates">
+        <div ref={menu} className="popover templates" role="menu" aria-label="Templates">
           <input className="popover-filter" placeholder="Filter namespaces" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus />
           {!props.describe && <p className="muted small">This server has no describe: templates use a placeholder namespace.</p>}
           <ul>

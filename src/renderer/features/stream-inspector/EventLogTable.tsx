@@ -2,7 +2,8 @@
  * The event log as a virtualized table (time, seq, event, namespace, record id): only the rows in
  * view are in the DOM, so a log of 50,000 events scrolls as one of 50. Markers (connections, gaps,
  * errors) are full-width rows that wrap, so a verdict such as "nothing missed" is read, not hovered
- * for: the virtualizer measures them. With autoscroll on, the newest row stays in view.
+ * for: the virtualizer measures them. Every row holds cells (a marker's text is one cell spanning the
+ * columns), as a table's rows must for a screen reader. With autoscroll on, the newest row stays in view.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
@@ -33,8 +34,8 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
   if (entry.kind === 'marker') {
     return (
       <div ref={measure} data-index={position} className={`${className} ${styles.markerRow}`} style={style} role="row" data-marker={entry.level} onClick={() => onSelect(entry.index)}>
-        <span>{formatTime(entry)}</span>
-        <span className={`${styles.marker} ${styles[`level-${entry.level}`] ?? ''}`} style={{ gridColumn: '2 / -1' }}>
+        <span role="cell">{formatTime(entry)}</span>
+        <span role="cell" className={`${styles.marker} ${styles[`level-${entry.level}`] ?? ''}`} style={{ gridColumn: '2 / -1' }}>
           {entry.level === 'error' || entry.level === 'warn' ? '⚠ ' : '— '}
           {entry.text}
         </span>
@@ -54,11 +55,11 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
       title={entry.replayed ? 'Replayed after a reconnect' : undefined}
       onClick={() => onSelect(entry.index)}
     >
-      <span title={entry.at}>{formatTime(entry)}</span>
-      <span>{entry.seq}</span>
-      <span className={kindClass(entry.event)}>{entry.event}</span>
-      <span title={`${entry.namespace} (${entry.subscription})`}>{entry.namespace}</span>
-      <span title={entry.summarized ?? undefined}>
+      <span role="cell" title={entry.at}>{formatTime(entry)}</span>
+      <span role="cell">{entry.seq}</span>
+      <span role="cell" className={kindClass(entry.event)}>{entry.event}</span>
+      <span role="cell" title={`${entry.namespace} (${entry.subscription})`}>{entry.namespace}</span>
+      <span role="cell" title={entry.summarized ?? undefined}>
         {entry.recordId ?? ''}
         {entry.summarized ? ' (summarized)' : ''}
       </span>
