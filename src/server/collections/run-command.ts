@@ -21,6 +21,7 @@ import { readFirstLine } from '../read-first-line.ts';
 import { CollectionError, readCollection, selectRequests } from './folder.ts';
 import { jsonReport, junitReport } from './reports.ts';
 import { SecretValues } from './secret-values.ts';
+import { boundedPatternTest } from './bounded-pattern.ts';
 import { cleanUpOnStop, closeWithin } from './stop-signals.ts';
 
 export const RUN_HELP: CommandHelp = {
@@ -205,6 +206,7 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
     const run = await runRequests(requests, {
       variables,
       send: send(token),
+      patternTest: boundedPatternTest(),
       bail: args.bail,
       onResult: (result, now) => {
         progress.done();

@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../protocol.ts';
 import { substituteVariables } from '../variables.ts';
-import { capture, evaluateAssertion, type Answer, type AssertionResult } from './assertions.ts';
+import { capture, evaluateAssertion, type Answer, type AssertionResult, type PatternTest } from './assertions.ts';
 import type { RequestFile, RequestOptions } from './format.ts';
 
 export interface RunnableRequest {
@@ -47,6 +47,8 @@ export interface RunOptions {
   bail?: boolean;
   /** `variables`: every variable as it is after this request's captures (the CLI hides secret ones). */
   onResult?(result: RequestResult, variables: Readonly<Record<string, JsonValue>>): void;
+  /** How `matches` patterns are tested (the command line bounds their time). */
+  patternTest?: PatternTest;
   /** Checked before each request: a cancelled run stops there. */
   cancelled?(): boolean;
 }
@@ -74,7 +76,7 @@ export async function runRequests(requests: readonly RunnableRequest[], options:
   const results: RequestResult[] = [];
   for (const request of requests) {
     if (options.cancelled?.() || (options.bail && results.some((r) => !r.passed))) break;
-    const result = await runOne(request, variables, options.send);
+    const result = await runOne(request, variables, options.send, options.patternTest);
     results.push(result);
     options.onResult?.(result, variables);
   }
@@ -82,7 +84,7 @@ export async function runRequests(requests: readonly RunnableRequest[], options:
   return { results, passed, failed: results.length - passed, skipped: requests.length - results.length, totalMs: Date.now() - started, variables };
 }
 
-async function runOne(request: RunnableRequest, variables: Record<string, JsonValue>, send: SendRequest): Promise<RequestResult> {
+async function runOne(request: RunnableRequest, variables: Record<string, JsonValue>, send: SendRequest, patternTest?: PatternTest): Promise<RequestResult> {
   const base = { path: request.path, name: request.name, status: 0, roundTripMs: 0, assertions: [] as AssertionResult[] };
   const document = fill(request.file.document, variables);
   if (!document.ok) return { ...base, passed: false, error: document.error };
@@ -102,7 +104,7 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   }
   const answer = await send(outgoing);
   if (answer.error !== undefined) return { ...base, passed: false, status: answer.status, roundTripMs: answer.roundTripMs, error: answer.error };
-  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer));
+  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer, patternTest));
   const captured = capture(request.file.captures, answer);
   Object.assign(variables, captured.values);
   const result: RequestResult = {
