@@ -15,6 +15,7 @@ import type { CommandHelp, OptionHelp } from '../cli-help.ts';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, positiveWholeNumber, RATE_LIMIT_OPTION, REMOTE_LIMIT_OPTIONS, remoteLimitsFrom } from '../remote/answer-limits.ts';
 import { terminalProgress } from '../terminal-progress.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
 import { cloneRemote } from './clone-remote.ts';
 import { readCredentials, signIn } from './credentials.ts';
 import { RemoteServer } from './remote-server.ts';
@@ -168,6 +169,8 @@ function readQueryFile(file: string): JsonValue {
     if (error instanceof FileReadError) throw new CloneCommandUsageError(error.message);
     throw error;
   }
+  const deep = tooDeep(text, `--query ${file}`);
+  if (deep !== null) throw new CloneCommandUsageError(deep);
   if (file.endsWith(REQUEST_SUFFIX)) {
     const parsed = parseRequestFile(text, file);
     if (!parsed.ok) throw new CloneCommandUsageError(`--query ${file}: ${parsed.errors.join('; ')}`);

@@ -5,6 +5,7 @@
  * Credentials go only to the source's own origin, and no message here ever holds one.
  */
 import type { JqlError, JsonValue } from '../../shared/protocol.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
 import { AnswerTooLargeError, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, DEFAULT_REQUEST_TIMEOUT_S, readCappedText } from '../remote/answer-limits.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -96,6 +97,8 @@ export class RemoteServer {
       throw new RemoteError(response.status, 'redirected', `${this.baseUrl}/jql redirects${location ? ` to ${location}` : ''}; give the server's final URL instead`);
     }
     const text = await this.readBody(response, `${this.baseUrl}/jql`);
+    const deep = tooDeep(text, `the answer of ${this.baseUrl}/jql`);
+    if (deep !== null) throw new RemoteError(response.status, 'invalid_answer', deep);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { describeTarget } from '../../shared/collections/assertions.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
 import { runRequests, type RequestResult, type SendRequest } from '../../shared/collections/run.ts';
 import { findVariables, parseVariableValue } from '../../shared/variables.ts';
 import { start, type RunningServer } from '../index.ts';
@@ -261,6 +262,8 @@ function sender(base: string, token: string | undefined, limits: RemoteLimits): 
       if (response.status >= 300 && response.status < 400) {
         return { status: response.status, body: undefined, roundTripMs, error: `The server answered a redirect (${response.status}); it was not followed` };
       }
+      const deep = tooDeep(text, `the answer of ${base}/jql`);
+      if (deep !== null) return { status: response.status, body: undefined, roundTripMs, error: deep };
       let body: unknown;
       try {
         body = JSON.parse(text);

@@ -9,6 +9,7 @@ import type { At } from './check.ts';
 import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
 import { resolveLimits } from './limits.ts';
 import { completeModel, createModel } from './resolve-model.ts';
 import { resolvePermissions } from './resolve-permissions.ts';
@@ -29,6 +30,8 @@ export function loadWorkspace(file: string): Workspace {
     if (!(error instanceof FileReadError)) throw error;
     throw new WorkspaceError(/no such file/.test(error.message) ? 'file not found' : error.message, { file: absolute });
   }
+  const deep = tooDeep(text, 'the file');
+  if (deep !== null) throw new WorkspaceError(deep, { file: absolute });
   let raw: unknown;
   try {
     raw = JSON.parse(text);
