@@ -16,6 +16,7 @@ import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, positiveWholeNumber, RATE_LIMIT_OPTION, 
 import { terminalProgress } from '../terminal-progress.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
 import { tooDeep } from '../../shared/json-depth.ts';
+import { escapeControl } from '../../shared/terminal-text.ts';
 import { cloneRemote, DEFAULT_MAX_CLONE_FILES_BYTES } from './clone-remote.ts';
 import { readCredentials, signIn } from './credentials.ts';
 import { RemoteServer } from './remote-server.ts';
@@ -85,7 +86,8 @@ export interface CommandIo {
   progress?: NodeJS.WriteStream | null;
 }
 
-const processIo: CommandIo = { out: (text) => process.stdout.write(text), err: (line) => console.error(line), progress: process.stderr };
+// Each line on standard error is escaped apart, so only this command's own line breaks break lines.
+const processIo: CommandIo = { out: (text) => process.stdout.write(text), err: (text) => console.error(text.split('\n').map(escapeControl).join('\n')), progress: process.stderr };
 
 /** "records 120 of 400, level 1" style: what is done, of how many when the source said. */
 function cloneProgressLine(p: CloneProgress): string {
@@ -105,7 +107,7 @@ export async function workspaceCommand(argv: readonly string[], io: CommandIo = 
   io.out(`${JSON.stringify(result.workspace, null, 2)}\n`);
   io.err(
     result.controllers.length > 0
-      ? `jql-console: controllers cannot be copied (${result.controllers.length}: ${result.controllers.join(', ')}); they are listed in "_notes".`
+      ? `jql-console: controllers cannot be copied (${result.controllers.length}: ${escapeControl(result.controllers.join(', '))}); they are listed in "_notes".`
       : 'jql-console: the workspace was copied; "_notes" says where it came from.',
   );
   return 0;
@@ -146,7 +148,7 @@ export async function cloneCommand(argv: readonly string[], io: CommandIo = proc
       ...(values['max-files-bytes'] !== undefined ? { maxFilesBytes: wholeNumber(values['max-files-bytes'], '--max-files-bytes') } : {}),
       redact: (values.redact as string[]).flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean),
       out: values.out,
-      onNotice: (message) => io.err(`jql-console: ${message}`),
+      onNotice: (message) => io.err(`jql-console: ${escapeControl(message)}`),
     });
   } finally {
     progress.done();
