@@ -16,6 +16,7 @@ import { RUN_HELP, runCommand, RunUsageError } from './collections/run-command.t
 import { IMPORT_HELP, importCommand } from './collections/import-command.ts';
 import { untracked } from './db/sql-session.ts';
 import { CLONE_HELP, cloneCommand, FROM_DESCRIBE_HELP, workspaceCommand } from './clone/clone-commands.ts';
+import { escapeControl } from '../shared/terminal-text.ts';
 import { asksForHelp, findCommand, formatHelp, formatOverview, type CommandHelp } from './cli-help.ts';
 
 const SERVE_HELP: CommandHelp = {
@@ -206,7 +207,8 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`jql-console: ${message}`);
+    // One sentence on one line, whatever a source or a file name put into it.
+    console.error(`jql-console: ${escapeControl(message)}`);
     if (error instanceof LocalAdminHostError) return 2;
     if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') console.error('jql-console --help lists the commands; jql-console COMMAND --help its options.');
     // `run` tells a failed check (1) from bad usage (2), as CI runners expect.

@@ -2,7 +2,7 @@
  * Builds the server's shared state from options: load and migrate the workspace, open the data
  * directory's database, load the apps' modules, seed the demo and make sure the first admin exists.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAccessControl } from './auth/access.ts';
 import { ensureAuthTables } from './auth/auth-tables.ts';
@@ -74,8 +74,18 @@ export async function createState(options: StateOptions): Promise<Runtime> {
   const shortcuts = options.shortcuts ?? true;
   const ws = loadWorkspace(options.workspace ?? demoWorkspacePath());
   if (!shortcuts) withoutMemos(ws);
+  // A start that fails in a folder it made (or found empty) leaves that folder as it found it: no
+  // jql.sqlite or secret.key to trip the next start or to be mistaken for data.
+  const fresh = !existsSync(options.dataDir) || readdirSync(options.dataDir).length === 0;
+  const existed = existsSync(options.dataDir);
   mkdirSync(options.dataDir, { recursive: true });
-  const db = new Database(join(options.dataDir, 'jql.sqlite'), { reuseStatements: shortcuts });
+  let db: Database;
+  try {
+    db = new Database(join(options.dataDir, 'jql.sqlite'), { reuseStatements: shortcuts });
+  } catch (error) {
+    if (fresh) emptyAgain(options.dataDir, existed);
+    throw error;
+  }
   try {
     const fileReferences = db.setup((connection) => {
       migrate(connection, ws);
@@ -130,6 +140,16 @@ export async function createState(options: StateOptions): Promise<Runtime> {
     return { state, hub, views: { model: modelStreamView, nosql: nosqlStreamView } };
   } catch (error) {
     db.close();
+    if (fresh) emptyAgain(options.dataDir, existed);
     throw error;
   }
+}
+
+/** Removes what a failed start wrote into a data folder that was new: the folder itself, or its content. */
+function emptyAgain(dataDir: string, existed: boolean): void {
+  if (!existed) {
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
+  for (const name of readdirSync(dataDir)) rmSync(join(dataDir, name), { recursive: true, force: true });
 }

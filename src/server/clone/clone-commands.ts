@@ -15,7 +15,9 @@ import type { CommandHelp, OptionHelp } from '../cli-help.ts';
 import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, positiveWholeNumber, RATE_LIMIT_OPTION, REMOTE_LIMIT_OPTIONS, remoteLimitsFrom } from '../remote/answer-limits.ts';
 import { terminalProgress } from '../terminal-progress.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
-import { cloneRemote } from './clone-remote.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
+import { escapeControl } from '../../shared/terminal-text.ts';
+import { cloneRemote, DEFAULT_MAX_CLONE_FILES_BYTES } from './clone-remote.ts';
 import { readCredentials, signIn } from './credentials.ts';
 import { RemoteServer } from './remote-server.ts';
 import { workspaceFromDescribe } from './workspace-from-describe.ts';
@@ -42,7 +44,8 @@ export const CLONE_HELP: CommandHelp = {
     { flag: '--out', value: 'DIR', help: 'The new data directory (created, or an empty folder).' },
     { flag: '--depth', value: 'N', help: 'Levels of related records followed.', default: String(DEFAULT_CLONE_DEPTH) },
     { flag: '--max-records', value: 'N', help: 'Records copied at most, all models together.', default: String(DEFAULT_MAX_RECORDS) },
-    { flag: '--with-files', help: "Copies the files' bytes too,." },
+    { flag: '--with-files', help: "Copies the files' bytes too, each within the local server's maxFileBytes (100 MiB)." },
+    { flag: '--max-files-bytes', value: 'BYTES', help: "All the files' bytes of one clone together; files past it keep their row without bytes.", default: `1 GiB (${DEFAULT_MAX_CLONE_FILES_BYTES})` },
     { flag: '--redact', value: 'FIELD,…', help: 'Fields (app.Model.field) whose values are replaced in the copy; repeatable.' },
     ...CREDENTIAL_HELP,
     ...REMOTE_LIMIT_OPTIONS,
@@ -83,7 +86,8 @@ export interface CommandIo {
   progress?: NodeJS.WriteStream | null;
 }
 
-const processIo: CommandIo = { out: (text) => process.stdout.write(text), err: (line) => console.error(line), progress: process.stderr };
+// Each line on standard error is escaped apart, so only this command's own line breaks break lines.
+const processIo: CommandIo = { out: (text) => process.stdout.write(text), err: (text) => console.error(text.split('\n').map(escapeControl).join('\n')), progress: process.stderr };
 
 /** "records 120 of 400, level 1" style: what is done, of how many when the source said. */
 function cloneProgressLine(p: CloneProgress): string {
@@ -103,7 +107,7 @@ export async function workspaceCommand(argv: readonly string[], io: CommandIo = 
   io.out(`${JSON.stringify(result.workspace, null, 2)}\n`);
   io.err(
     result.controllers.length > 0
-      ? `jql-console: controllers cannot be copied (${result.controllers.length}: ${result.controllers.join(', ')}); they are listed in "_notes".`
+      ? `jql-console: controllers cannot be copied (${result.controllers.length}: ${escapeControl(result.controllers.join(', '))}); they are listed in "_notes".`
       : 'jql-console: the workspace was copied; "_notes" says where it came from.',
   );
   return 0;
@@ -118,6 +122,7 @@ export async function cloneCommand(argv: readonly string[], io: CommandIo = proc
       depth: { type: 'string', default: String(DEFAULT_CLONE_DEPTH) },
       'max-records': { type: 'string', default: String(DEFAULT_MAX_RECORDS) },
       'with-files': { type: 'boolean', default: false },
+      'max-files-bytes': { type: 'string' },
       redact: { type: 'string', multiple: true, default: [] },
       out: { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -140,13 +145,16 @@ export async function cloneCommand(argv: readonly string[], io: CommandIo = proc
       depth: wholeNumber(values.depth as string, '--depth'),
       maxRecords: wholeNumber(values['max-records'] as string, '--max-records'),
       withFiles: values['with-files'] === true,
+      ...(values['max-files-bytes'] !== undefined ? { maxFilesBytes: wholeNumber(values['max-files-bytes'], '--max-files-bytes') } : {}),
       redact: (values.redact as string[]).flatMap((entry) => entry.split(',')).map((entry) => entry.trim()).filter(Boolean),
       out: values.out,
-      onNotice: (message) => io.err(`jql-console: ${message}`),
+      onNotice: (message) => io.err(`jql-console: ${escapeControl(message)}`),
     });
   } finally {
     progress.done();
   }
+  const leftOut = manifest.notCopied.filter((item) => item.what.startsWith('the bytes of file')).length;
+  if (leftOut > 0) io.err(`jql-console: the bytes of ${leftOut} file(s) were not copied (over a size limit, or not served as described); clone-manifest.json names each and why.`);
   const records = Object.values(manifest.counts).reduce((sum, n) => sum + n, 0);
   io.err(
     `jql-console: copied ${records} record(s) of ${Object.keys(manifest.counts).length} model(s)/collection(s) in ${manifest.requests} request(s); ` +
@@ -168,6 +176,8 @@ function readQueryFile(file: string): JsonValue {
     if (error instanceof FileReadError) throw new CloneCommandUsageError(error.message);
     throw error;
   }
+  const deep = tooDeep(text, `--query ${file}`);
+  if (deep !== null) throw new CloneCommandUsageError(deep);
   if (file.endsWith(REQUEST_SUFFIX)) {
     const parsed = parseRequestFile(text, file);
     if (!parsed.ok) throw new CloneCommandUsageError(`--query ${file}: ${parsed.errors.join('; ')}`);

@@ -11,6 +11,7 @@ import { CLONE_MANIFEST_FILE, CLONE_WORKSPACE_FILE, MAX_CLONE_DEPTH, type CloneM
 import type { JsonValue } from '../../shared/protocol.ts';
 import { isPlainObject } from '../query/normalize.ts';
 import { createState } from '../state.ts';
+import { DEFAULT_LIMITS } from '../workspace/limits.ts';
 import { loadWorkspace } from '../workspace/resolve.ts';
 import type { Workspace } from '../workspace/types.ts';
 import { copyFiles } from './copy-files.ts';
@@ -34,6 +35,8 @@ export interface CloneOptions {
   redact: readonly string[];
   /** The new data directory: created, or an empty folder. */
   out: string;
+  /** All the files' bytes together at most (default DEFAULT_MAX_CLONE_FILES_BYTES). */
+  maxFilesBytes?: number;
   onProgress?: (progress: CloneProgress) => void;
   /** A sentence worth telling the person at once (a depth shorter than the query's reach). */
   onNotice?: (message: string) => void;
@@ -50,6 +53,8 @@ const DEFAULT_PER_REQUEST = 64;
 /** Subqueries per request at most, whatever the source allows: keeps each answer far from its size limit. */
 const MAX_PER_REQUEST = 32;
 export const MAX_RECORDS_LIMIT = 1_000_000;
+/** The files of one clone together: 1 GiB, so a source cannot fill the disk. */
+export const DEFAULT_MAX_CLONE_FILES_BYTES = 1024 * 1024 * 1024;
 
 export async function cloneRemote(options: CloneOptions): Promise<CloneManifest> {
   checkOptions(options);
@@ -97,7 +102,9 @@ export async function cloneRemote(options: CloneOptions): Promise<CloneManifest>
     report({ phase: 'files' });
     const files = await copyFiles(state.fileStore, options.remote, prepared.rows.flatMap((row) => [...row.files.values()]), {
       download: options.withFiles,
-      maxFileBytes: ws.limits.maxFileBytes,
+      // The local server's limit decides, not the one the source's describe claims.
+      maxFileBytes: DEFAULT_LIMITS.maxFileBytes,
+      maxTotalBytes: options.maxFilesBytes ?? DEFAULT_MAX_CLONE_FILES_BYTES,
       onFile: (done, total) => report({ files: { done, total } }),
     });
     report({ phase: 'writing' });

@@ -39,7 +39,7 @@ afterAll(async () => {
 const lastSeq = () => (source.rows("SELECT seq FROM sqlite_sequence WHERE name = 'jql_events'")[0]?.seq as number | undefined) ?? 0;
 
 /** A clone into a fresh folder (removed after the suite), counting the HTTP requests it makes. */
-async function cloneOf(query: JsonValue, options: { depth?: number; redact?: string[]; withFiles?: boolean; maxRecords?: number; fetch?: FetchLike } = {}) {
+async function cloneOf(query: JsonValue, options: { depth?: number; redact?: string[]; withFiles?: boolean; maxRecords?: number; maxFilesBytes?: number; fetch?: FetchLike } = {}) {
   const out = join(tempDir('jql-clone-parent-'), 'copy');
   cleanup.push(() => rmSync(join(out, '..'), { recursive: true, force: true }));
   let requests = 0;
@@ -48,7 +48,16 @@ async function cloneOf(query: JsonValue, options: { depth?: number; redact?: str
     return (options.fetch ?? fetch)(input, init);
   };
   const remote = new RemoteServer({ baseUrl: source.url, token, fetch: counting });
-  const manifest = await cloneRemote({ remote, query, depth: options.depth ?? 2, maxRecords: options.maxRecords ?? 10_000, withFiles: options.withFiles ?? false, redact: options.redact ?? [], out });
+  const manifest = await cloneRemote({
+    remote,
+    query,
+    depth: options.depth ?? 2,
+    maxRecords: options.maxRecords ?? 10_000,
+    withFiles: options.withFiles ?? false,
+    redact: options.redact ?? [],
+    out,
+    ...(options.maxFilesBytes !== undefined ? { maxFilesBytes: options.maxFilesBytes } : {}),
+  });
   return { out, manifest, requests };
 }
 
@@ -143,6 +152,35 @@ describe('clone a live case', () => {
     const served = await fetch(`${new URL(fullCopy.server.url).origin}${file.url}`, { headers: { authorization: `Bearer ${fullCopy.token}` } });
     expect(served.status).toBe(200);
     expect(await served.text()).toBe(bytes);
+  });
+
+  it('--with-files: the local size limit decides, not the one the source claims, and one clone has a total cap (issue 32.7)', async () => {
+    const query = { __meta__: { namespace: 'crm.Case', intent: 'retrieve', filter: { attachment__isnull: false }, ordering: ['id'] }, attachment: null };
+    const huge = 150 * 1024 * 1024;
+    // The source says its file limit is 1 TiB and that the first attachment is 150 MiB.
+    const boasting: FetchLike = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!input.endsWith('/jql')) return response;
+      const body = (await response.json()) as any;
+      if (body.__payload__?.limits) Object.assign(body.__payload__.limits, { maxFileBytes: 1024 ** 4, maxUploadBytes: 2 * 1024 ** 4 });
+      // Every file value of the answer (batched subqueries included) claims 150 MiB.
+      const claim = (value: any): void => {
+        if (value === null || typeof value !== 'object') return;
+        if (typeof value.sha256 === 'string' && typeof value.size === 'number') value.size = huge;
+        else Object.values(value).forEach(claim);
+      };
+      claim(body.__payload__);
+      return new Response(JSON.stringify(body), { status: response.status, headers: { 'content-type': 'application/json' } });
+    };
+    const big = await cloneOf(query, { depth: 0, withFiles: true, fetch: boasting });
+    expect(big.manifest.files.downloaded).toBe(0);
+    expect(big.manifest.notCopied).toContainEqual(expect.objectContaining({ reason: `${huge} bytes, over the limit of ${100 * 1024 * 1024}` }));
+
+    const sizes = ((await post(source.url, query, token)).body.__payload__ as any[]).map((c) => c.attachment.size as number);
+    const capped = await cloneOf(query, { depth: 0, withFiles: true, maxFilesBytes: (sizes[0] as number) + (sizes[1] as number) });
+    expect(capped.manifest.files.downloaded).toBe(2);
+    const over = capped.manifest.notCopied.filter((item) => / bytes allowed for all the files of one clone$/.test(item.reason));
+    expect(over).toHaveLength(sizes.length - 2);
   });
 
   it('replaces redacted fields with deterministic fakes of the same shape, keeping equal values equal', async () => {

@@ -34,7 +34,10 @@ export interface CopiedFiles {
 
 export interface FileCopyOptions {
   download: boolean;
+  /** One file's bytes at most: the local server's limit, never the source's. */
   maxFileBytes: number;
+  /** All bytes this copy downloads together; files past it keep their row without bytes. */
+  maxTotalBytes: number;
   onFile?: (done: number, total: number) => void;
 }
 
@@ -51,6 +54,7 @@ export async function copyFiles(store: FileStore, remote: RemoteServer, refs: It
   }
   const held: string[] = [];
   let done = 0;
+  let total = 0;
   for (const [sha256, ref] of fetchable) {
     options.onFile?.(done++, fetchable.size);
     if (existsSync(store.blobPath(sha256))) {
@@ -61,8 +65,13 @@ export async function copyFiles(store: FileStore, remote: RemoteServer, refs: It
       report.skipped.push({ name: ref.value.name, sha256, reason: `${ref.value.size} bytes, over the limit of ${options.maxFileBytes}` });
       continue;
     }
+    if (total + ref.value.size > options.maxTotalBytes) {
+      report.skipped.push({ name: ref.value.name, sha256, reason: `${ref.value.size} bytes more would pass the ${options.maxTotalBytes} bytes allowed for all the files of one clone` });
+      continue;
+    }
     try {
       await download(store, remote, ref, options.maxFileBytes);
+      total += ref.value.size;
       held.push(sha256);
       report.downloaded += 1;
     } catch (error) {

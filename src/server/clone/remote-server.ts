@@ -5,6 +5,8 @@
  * Credentials go only to the source's own origin, and no message here ever holds one.
  */
 import type { JqlError, JsonValue } from '../../shared/protocol.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
+import { withoutCredentials } from '../remote/url-text.ts';
 import { AnswerTooLargeError, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_RATE_LIMIT_WAIT_S, DEFAULT_REQUEST_TIMEOUT_S, readCappedText } from '../remote/answer-limits.ts';
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -96,6 +98,8 @@ export class RemoteServer {
       throw new RemoteError(response.status, 'redirected', `${this.baseUrl}/jql redirects${location ? ` to ${location}` : ''}; give the server's final URL instead`);
     }
     const text = await this.readBody(response, `${this.baseUrl}/jql`);
+    const deep = tooDeep(text, `the answer of ${this.baseUrl}/jql`);
+    if (deep !== null) throw new RemoteError(response.status, 'invalid_answer', deep);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -204,7 +208,7 @@ export function checkBaseUrl(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new RemoteError(0, 'invalid_url', `"${raw}" is not a URL (e.g. https://support.example/api)`);
+    throw new RemoteError(0, 'invalid_url', `"${withoutCredentials(raw)}" is not a URL (e.g. https://support.example/api)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RemoteError(0, 'invalid_url', `${url.protocol} URLs are not JQL servers; use http: or https:`);
   if (url.username || url.password) throw new RemoteError(0, 'invalid_url', 'The URL holds credentials: give them on standard input (--password-stdin, --token-stdin), never in the URL');

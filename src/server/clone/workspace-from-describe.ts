@@ -43,6 +43,7 @@ export function workspaceFromDescribe(describe: unknown, source: string): Worksp
   const hooks: string[] = [];
   const apps: Record<string, RawApp> = {};
   for (const [appName, rawApp] of Object.entries(describe.apps)) {
+    ownName(appName, `App "${appName}"`);
     if (!isPlainObject(rawApp)) throw new DescribeShapeError(`App "${appName}" of the describe answer is not an object`);
     for (const name of Object.keys(objectOr(rawApp.controllers))) {
       if (!BUILT_IN_CONTROLLERS.has(`${appName}.${name}`)) controllers.push(`${appName}.${name}`);
@@ -80,9 +81,10 @@ export function workspaceFromDescribe(describe: unknown, source: string): Worksp
 
 function plainApp(appName: string, raw: Obj, notes: string[]): RawApp | null {
   const models: Record<string, RawModel> = {};
-  for (const [name, model] of Object.entries(objectOr(raw.models))) models[name] = copyModel(`${appName}.${name}`, objectOr(model), notes);
+  for (const [name, model] of Object.entries(objectOr(raw.models))) models[ownName(name, `Model ${appName}.${name}`)] = copyModel(`${appName}.${name}`, objectOr(model), notes);
   const collections: Record<string, { permissions?: RawPermissions }> = {};
   for (const [name, collection] of Object.entries(objectOr(raw.collections))) {
+    ownName(name, `Collection ${appName}.${name}`);
     const permissions = copyPermissions(objectOr(collection).permissions);
     collections[name] = permissions ? { permissions } : {};
   }
@@ -109,8 +111,8 @@ function systemApp(raw: Obj, notes: string[]): RawApp | null {
 
 function copyModel(key: string, raw: Obj, notes: string[]): RawModel {
   const fields: Record<string, RawField> = {};
-  for (const [name, field] of Object.entries(objectOr(raw.fields))) fields[name] = copyField(`${key}.${name}`, objectOr(field), false, notes);
-  for (const [name, field] of Object.entries(objectOr(raw.hiddenFields))) fields[name] = copyField(`${key}.${name}`, objectOr(field), true, notes);
+  for (const [name, field] of Object.entries(objectOr(raw.fields))) fields[ownName(name, `Field ${key}.${name}`)] = copyField(`${key}.${name}`, objectOr(field), false, notes);
+  for (const [name, field] of Object.entries(objectOr(raw.hiddenFields))) fields[ownName(name, `Field ${key}.${name}`)] = copyField(`${key}.${name}`, objectOr(field), true, notes);
   const model: RawModel = { fields };
   const relations: Record<string, { many: string; via: string }> = {};
   for (const [name, relation] of Object.entries(objectOr(raw.relations))) {
@@ -175,6 +177,15 @@ function copyLimits(raw: unknown, notes: string[]): WorkspaceFile['limits'] | un
     // 0 means "off" for requestsPerMinute: the loader's default is off too.
   }
   return Object.keys(limits).length > 0 ? (limits as WorkspaceFile['limits']) : undefined;
+}
+
+/**
+ * A name from the source that is an object's inherited key (`__proto__`) would vanish from the file
+ * (or change its prototype) instead of being copied: it is refused, naming where it was.
+ */
+function ownName(name: string, where: string): string {
+  if (name === '__proto__' || name === 'constructor' || name === 'prototype') throw new DescribeShapeError(`${where} of the describe answer has a name no workspace can hold; it was not copied`);
+  return name;
 }
 
 function objectOr(value: unknown): Obj {

@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type RunningServer } from '../index.ts';
@@ -116,5 +116,15 @@ describe('collection folders for the browser-mode console', () => {
     // Another machine (the peer address is what decides, not the Host it names).
     const remote = await server.app.inject({ method: 'GET', url: '/collections', remoteAddress: '192.168.1.20', headers: { cookie: admin, host: new URL(server.url).host } });
     expect(remote.statusCode).toBe(403);
+  });
+
+  it('refuses to save into a collection whose manifest cannot be read, naming it, and writes nothing (issue 32.9)', async () => {
+    cpSync(demo, join(root, 'team', 'broken'), { recursive: true });
+    writeFileSync(join(root, 'team', 'broken', 'jql-collection.json'), '{"format": 1, "name": ');
+    const text = readFileSync(join(demo, '01-open-tickets.jql.json'), 'utf8');
+    const res = await call('PUT', `/collections/${encodeURIComponent('team/broken')}/requests`, { cookie: admin, body: { path: 'new-one.jql.json', text } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().__errors__[0].message).toMatch(/^jql-collection\.json of this collection cannot be read \(.+\); nothing was written$/);
+    expect(existsSync(join(root, 'team', 'broken', 'new-one.jql.json'))).toBe(false);
   });
 });

@@ -77,6 +77,13 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
     const parsed = parseRequestFile(body.text, body.path);
     if (!parsed.ok) return sendFailure(reply, new JqlFailure(parsed.errors.map((message) => jqlError('validation_error', message))));
     try {
+      // A collection whose manifest cannot be read gets nothing written into it (issue 32.9).
+      readCollection(dir);
+    } catch (error) {
+      if (!(error instanceof CollectionError)) throw error;
+      return sendFailure(reply, new JqlFailure([jqlError('invalid_request', `${COLLECTION_FILE} of this collection cannot be read (${error.message}); nothing was written`)]));
+    }
+    try {
       writeRequest(dir, body.path, parsed.value);
     } catch (error) {
       if (error instanceof CollectionError) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', error.message)]));

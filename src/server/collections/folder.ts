@@ -25,6 +25,7 @@ import type { RunnableRequest } from '../../shared/collections/run.ts';
 import { serializeSnapshot, snapshotPathOf } from '../../shared/collections/snapshot.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
 
 export interface CollectionFolder {
   root: string;
@@ -44,8 +45,12 @@ const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 /** A file of the collection, opened once and checked there (read-bounded-file.ts): inside `root`, regular, at most 10 MiB. */
 function readText(root: string, path: string): string {
+  const label = toPosix(relative(root, path));
   try {
-    return readBoundedFile(path, { maxBytes: MAX_FILE_BYTES, inside: root, label: toPosix(relative(root, path)) });
+    const text = readBoundedFile(path, { maxBytes: MAX_FILE_BYTES, inside: root, label });
+    const deep = tooDeep(text, label);
+    if (deep !== null) throw new CollectionError(deep);
+    return text;
   } catch (error) {
     if (error instanceof FileReadError) throw new CollectionError(error.message);
     throw error;

@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { describeTarget } from '../../shared/collections/assertions.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
+import { escapeControl } from '../../shared/terminal-text.ts';
 import { runRequests, type RequestResult, type SendRequest } from '../../shared/collections/run.ts';
 import { findVariables, parseVariableValue } from '../../shared/variables.ts';
 import { start, type RunningServer } from '../index.ts';
@@ -21,6 +23,8 @@ import { readFirstLine } from '../read-first-line.ts';
 import { CollectionError, readCollection, selectRequests, writeSnapshot } from './folder.ts';
 import { jsonReport, junitReport, snapshotFailure } from './reports.ts';
 import { SecretValues } from './secret-values.ts';
+import { withoutCredentials } from '../remote/url-text.ts';
+import { boundedPatternTest } from './bounded-pattern.ts';
 import { cleanUpOnStop, closeWithin } from './stop-signals.ts';
 
 export const RUN_HELP: CommandHelp = {
@@ -119,7 +123,10 @@ export function parseRunArgs(argv: readonly string[]): RunArgs {
   args.paths = paths;
   if (args.server !== undefined && args.embedded !== undefined) throw new RunUsageError('Give --server URL or --embedded, not both');
   if (args.server === undefined && args.embedded === undefined) throw new RunUsageError('Say where to run: --server URL, or --embedded for a fresh local server');
-  if (args.server !== undefined && !/^https?:\/\/[^/]+/.test(args.server)) throw new RunUsageError(`--server takes an http(s) URL, not "${args.server}"`);
+  if (args.server !== undefined && /^[a-z][\w+.-]*:\/\/[^/?#]*@/i.test(args.server)) {
+    throw new RunUsageError(`--server ${withoutCredentials(args.server)}: the URL holds credentials; sign in with --user NAME --password-stdin instead`);
+  }
+  if (args.server !== undefined && !/^https?:\/\/[^/]+/.test(args.server)) throw new RunUsageError(`--server takes an http(s) URL, not "${withoutCredentials(args.server)}"`);
   if ((args.user === undefined) !== !args.passwordStdin) throw new RunUsageError('--user NAME goes with --password-stdin (the password is read from standard input)');
   return args;
 }
@@ -134,7 +141,8 @@ export interface RunIo {
 }
 
 const defaultIo: RunIo = {
-  out: (line) => console.log(line),
+  // Answers, file names and errors reach the terminal with their control characters escaped.
+  out: (line) => console.log(escapeControl(line)),
   readPassword: () => readFirstLine(),
   env: process.env,
   progress: process.stderr,
@@ -209,6 +217,7 @@ export async function runCommand(argv: readonly string[], io: RunIo = defaultIo)
     const run = await runRequests(requests, {
       variables,
       send: send(token),
+      patternTest: boundedPatternTest(),
       bail: args.bail,
       // Secret values never reach a snapshot file: each is written as its variable's name.
       redactions: [
@@ -271,6 +280,8 @@ function sender(base: string, token: string | undefined, limits: RemoteLimits): 
       if (response.status >= 300 && response.status < 400) {
         return { status: response.status, body: undefined, roundTripMs, error: `The server answered a redirect (${response.status}); it was not followed` };
       }
+      const deep = tooDeep(text, `the answer of ${base}/jql`);
+      if (deep !== null) return { status: response.status, body: undefined, roundTripMs, error: deep };
       let body: unknown;
       try {
         body = JSON.parse(text);

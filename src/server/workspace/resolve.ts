@@ -9,6 +9,7 @@ import type { At } from './check.ts';
 import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
 import { resolveLimits } from './limits.ts';
 import { completeModel, createModel } from './resolve-model.ts';
 import { resolvePermissions } from './resolve-permissions.ts';
@@ -29,6 +30,8 @@ export function loadWorkspace(file: string): Workspace {
     if (!(error instanceof FileReadError)) throw error;
     throw new WorkspaceError(/no such file/.test(error.message) ? 'file not found' : error.message, { file: absolute });
   }
+  const deep = tooDeep(text, 'the file');
+  if (deep !== null) throw new WorkspaceError(deep, { file: absolute });
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -57,6 +60,7 @@ export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
   const systemEntry = rawApps[SYSTEM_APP];
   apps.set(SYSTEM_APP, { name: SYSTEM_APP, models: new Map(), collections: new Map() });
   pending.push({ app: SYSTEM_APP, name: SYSTEM_USER_MODEL, spec: mergeSystemUser(systemUserOverride(systemEntry, file), file), at: { file, app: SYSTEM_APP, model: SYSTEM_USER_MODEL } });
+  refuseCaseTwins([SYSTEM_APP, ...Object.keys(rawApps).filter((name) => name !== SYSTEM_APP)], at, 'apps', '');
   for (const [appName, rawApp] of Object.entries(rawApps)) {
     if (appName === SYSTEM_APP) continue;
     const appAt = { file, app: appName };
@@ -68,6 +72,7 @@ export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
     if (spec.hooks !== undefined) app.hooksPath = modulePath(spec.hooks, baseDir, appAt, 'hooks');
     apps.set(appName, app);
     const rawModels = spec.models === undefined ? {} : expectObject(spec.models, appAt, '"models"');
+    refuseCaseTwins([...Object.keys(rawModels), ...collectionNames(spec.collections)], appAt, 'models and collections', `${appName}.`);
     for (const [modelName, rawModel] of Object.entries(rawModels)) {
       const modelAt = { ...appAt, model: modelName };
       checkName(modelName, modelAt, 'model');
@@ -106,6 +111,26 @@ export function resolveWorkspace(raw: unknown, file: string | null): Workspace {
     models,
     collections,
   };
+}
+
+/**
+ * SQLite's table names, and the file systems of macOS and Windows, do not tell `M` from `m`: two
+ * names that differ only in case would break the start (issue 32.3), so the loader refuses them,
+ * naming both, before anything is written.
+ */
+function refuseCaseTwins(names: readonly string[], at: At, what: string, prefix: string): void {
+  const seen = new Map<string, string>();
+  for (const name of names) {
+    const folded = name.toLowerCase();
+    const twin = seen.get(folded);
+    if (twin !== undefined && twin !== name) fail(at, `${what} "${prefix}${twin}" and "${prefix}${name}" differ only in case; names must differ in more than case`);
+    seen.set(folded, name);
+  }
+}
+
+function collectionNames(raw: unknown): string[] {
+  if (Array.isArray(raw)) return raw.filter((name): name is string => typeof name === 'string');
+  return raw !== null && typeof raw === 'object' ? Object.keys(raw) : [];
 }
 
 /** `apps.system` may only extend the built-in user: `{"models": {"User": {...}}}`. */

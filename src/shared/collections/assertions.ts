@@ -117,7 +117,15 @@ function typeOf(value: unknown): string {
 
 const show = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
 
-export function evaluateAssertion(assertion: Assertion, answer: Answer): AssertionResult {
+/**
+ * Tests a `matches` pattern; throws an Error whose message says why it could not (the command line
+ * bounds the time a pattern may take: server/collections/bounded-pattern.ts).
+ */
+export type PatternTest = (pattern: string, text: string) => boolean;
+
+const plainPatternTest: PatternTest = (pattern, text) => new RegExp(pattern).test(text);
+
+export function evaluateAssertion(assertion: Assertion, answer: Answer, patternTest: PatternTest = plainPatternTest): AssertionResult {
   let actual: JsonValue | undefined;
   try {
     actual = targetValue(assertion, answer);
@@ -126,13 +134,18 @@ export function evaluateAssertion(assertion: Assertion, answer: Answer): Asserti
     return { assertion, passed: false, actual: undefined, message: `${describeTarget(assertion)} cannot be read: ${(error as Error).message}` };
   }
   const expected = assertion.value;
-  const passed = check(assertion, actual);
+  let passed: boolean;
+  try {
+    passed = check(assertion, actual, patternTest);
+  } catch (error) {
+    return { assertion, passed: false, actual, message: `${describeTarget(assertion)}: ${(error as Error).message}` };
+  }
   const result: AssertionResult = { assertion, passed, actual };
   if (!passed) result.message = `${describeTarget(assertion)} is ${show(actual)}; expected ${assertion.op}${expected === undefined ? '' : ` ${show(expected)}`}`;
   return result;
 }
 
-function check(assertion: Assertion, actual: JsonValue | undefined): boolean {
+function check(assertion: Assertion, actual: JsonValue | undefined, patternTest: PatternTest): boolean {
   const expected = assertion.value;
   switch (assertion.op) {
     case 'eq':
@@ -153,7 +166,7 @@ function check(assertion: Assertion, actual: JsonValue | undefined): boolean {
       if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
       return Array.isArray(actual) && actual.some((item) => same(item, expected));
     case 'matches':
-      return typeof actual === 'string' && new RegExp(expected as string).test(actual);
+      return typeof actual === 'string' && patternTest(expected as string, actual);
     case 'exists':
       return (actual !== undefined) === (expected ?? true);
     case 'isNull':

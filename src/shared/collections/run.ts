@@ -6,7 +6,7 @@
  */
 import type { JsonValue } from '../protocol.ts';
 import { substituteVariables } from '../variables.ts';
-import { capture, evaluateAssertion, type Answer, type AssertionResult } from './assertions.ts';
+import { capture, evaluateAssertion, type Answer, type AssertionResult, type PatternTest } from './assertions.ts';
 import type { RequestFile, RequestOptions } from './format.ts';
 import { compareSnapshot, snapshotOf, type Redaction, type SnapshotChange } from './snapshot.ts';
 
@@ -60,6 +60,8 @@ export interface RunOptions {
   bail?: boolean;
   /** `variables`: every variable as it is after this request's captures (the CLI hides secret ones). */
   onResult?(result: RequestResult, variables: Readonly<Record<string, JsonValue>>): void;
+  /** How `matches` patterns are tested (the command line bounds their time). */
+  patternTest?: PatternTest;
   /** Checked before each request: a cancelled run stops there. */
   cancelled?(): boolean;
   /** Secret values, each replaced by its variable's name in snapshots. */
@@ -120,7 +122,7 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   }
   const answer = await send(outgoing);
   if (answer.error !== undefined) return { ...base, passed: false, status: answer.status, roundTripMs: answer.roundTripMs, error: answer.error };
-  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer));
+  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer, options.patternTest));
   const captured = capture(request.file.captures, answer);
   Object.assign(variables, captured.values);
   const snapshot = request.snapshot ? compareWithSnapshot(request, answer.body, variables, options) : undefined;
