@@ -16,6 +16,7 @@ import { RUN_HELP, runCommand, RunUsageError } from './collections/run-command.t
 import { IMPORT_HELP, importCommand } from './collections/import-command.ts';
 import { untracked } from './db/sql-session.ts';
 import { CLONE_HELP, cloneCommand, FROM_DESCRIBE_HELP, workspaceCommand } from './clone/clone-commands.ts';
+import { CHECK_HELP, checkCommand } from './workspace/check-command.ts';
 import { asksForHelp, findCommand, formatHelp, formatOverview, type CommandHelp } from './cli-help.ts';
 
 const SERVE_HELP: CommandHelp = {
@@ -53,7 +54,7 @@ const USER_ADD_HELP: CommandHelp = {
  * Every command with its help, in the order the overview lists them. A new command adds its
  * `CommandHelp` here (declared next to its code); `--help` and the test of every help page follow.
  */
-export const COMMANDS: readonly CommandHelp[] = [SERVE_HELP, USER_ADD_HELP, RUN_HELP, IMPORT_HELP, FROM_DESCRIBE_HELP, CLONE_HELP];
+export const COMMANDS: readonly CommandHelp[] = [SERVE_HELP, USER_ADD_HELP, RUN_HELP, IMPORT_HELP, FROM_DESCRIBE_HELP, CHECK_HELP, CLONE_HELP];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -199,6 +200,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'run') return await runCommand(argv.slice(1));
     if (command === 'collection' && sub === 'import') return importCommand(rest);
     if (command === 'workspace' && sub === 'from-describe') return await workspaceCommand(rest);
+    if (command === 'workspace' && sub === 'check') return checkCommand(rest);
     if (command === 'clone') return await cloneCommand(argv.slice(1));
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);
