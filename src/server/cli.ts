@@ -17,6 +17,8 @@ import { IMPORT_HELP, importCommand } from './collections/import-command.ts';
 import { untracked } from './db/sql-session.ts';
 import { CLONE_HELP, cloneCommand, FROM_DESCRIBE_HELP, workspaceCommand } from './clone/clone-commands.ts';
 import { escapeControl } from '../shared/terminal-text.ts';
+import { CHECK_HELP, checkCommand } from './workspace/check-command.ts';
+import { watchWorkspace } from './workspace/watch.ts';
 import { asksForHelp, findCommand, formatHelp, formatOverview, type CommandHelp } from './cli-help.ts';
 
 const SERVE_HELP: CommandHelp = {
@@ -34,6 +36,8 @@ const SERVE_HELP: CommandHelp = {
     { flag: '--local-admin', help: 'Prints a one-time link that signs the console in as the local admin.' },
     { flag: '--collections', value: 'DIR', help: 'Serves the collection folders under DIR to the local admin.' },
     { flag: '--request-timeout', value: 'SECONDS', help: 'A request (headers and body) must arrive within this, or its socket is closed.', default: '120' },
+    { flag: '--watch', help: 'Reads the workspace file again on every save and applies what loses no stored data (docs/workspace.md).' },
+    { flag: '--allow-destructive', help: 'With --watch: also applies a change that stops serving stored values (a removed field or model).' },
     { flag: '--max-connections', value: 'N', help: 'Open connections at once; more are refused until one closes.', default: '900' },
   ],
 };
@@ -54,7 +58,7 @@ const USER_ADD_HELP: CommandHelp = {
  * Every command with its help, in the order the overview lists them. A new command adds its
  * `CommandHelp` here (declared next to its code); `--help` and the test of every help page follow.
  */
-export const COMMANDS: readonly CommandHelp[] = [SERVE_HELP, USER_ADD_HELP, RUN_HELP, IMPORT_HELP, FROM_DESCRIBE_HELP, CLONE_HELP];
+export const COMMANDS: readonly CommandHelp[] = [SERVE_HELP, USER_ADD_HELP, RUN_HELP, IMPORT_HELP, FROM_DESCRIBE_HELP, CHECK_HELP, CLONE_HELP];
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
@@ -84,9 +88,13 @@ export function parseServeArgs(args: string[]) {
       collections: { type: 'string' },
       'request-timeout': { type: 'string' },
       'max-connections': { type: 'string' },
+      watch: { type: 'boolean', default: false },
+      'allow-destructive': { type: 'boolean', default: false },
     },
     strict: true,
   });
+  if (values.watch && !values.workspace) throw new UsageError('--watch watches a workspace file: give it with --workspace FILE');
+  if (values['allow-destructive'] && !values.watch) throw new UsageError('--allow-destructive goes with --watch');
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, not "${values.port}"`);
   const basePath = normalizeBasePath(values['base-path'] ?? '');
@@ -94,6 +102,8 @@ export function parseServeArgs(args: string[]) {
   if (values['request-timeout'] !== undefined) connections.requestTimeoutMs = positiveInteger('--request-timeout', values['request-timeout']) * 1000;
   if (values['max-connections'] !== undefined) connections.maxConnections = positiveInteger('--max-connections', values['max-connections']);
   return {
+    watch: values.watch ?? false,
+    allowDestructive: values['allow-destructive'] ?? false,
     connections,
     workspace: values.workspace,
     dataDir: values.data ?? defaultDataDir(),
@@ -127,17 +137,34 @@ export function normalizeBasePath(raw: string): string {
 }
 
 async function serve(args: string[]): Promise<void> {
-  const options = parseServeArgs(args);
+  const { watch, allowDestructive, ...options } = parseServeArgs(args);
   // The browser-mode console's "Reproduce locally": copies go under the data directory.
   const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy, basePath: options.basePath ?? '' }) : undefined;
-  const server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
+  let server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
   console.log(`JQL server listening on ${server.url}`);
   // The only way in as the local admin: a key made for this start (docs/protocol.md "The local admin").
   if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
+  const watcher = watch
+    ? watchWorkspace({
+        file: resolve(options.workspace as string),
+        dataDir: options.dataDir,
+        allowDestructive,
+        current: server.state.ws,
+        // Same port, same data folder: clients reconnect to the address they know.
+        restart: async (ws) => {
+          await server.close();
+          server = await start({ ...options, port: server.port, resolvedWorkspace: ws, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
+          if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
+        },
+        out: (line) => console.log(line),
+        err: (line) => console.error(line),
+      })
+    : null;
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
+    watcher?.close();
     // Finish in-flight requests, then close the database (WAL is checkpointed on close).
     server.close().then(
       () => process.exit(0),
@@ -200,6 +227,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'run') return await runCommand(argv.slice(1));
     if (command === 'collection' && sub === 'import') return importCommand(rest);
     if (command === 'workspace' && sub === 'from-describe') return await workspaceCommand(rest);
+    if (command === 'workspace' && sub === 'check') return checkCommand(rest);
     if (command === 'clone') return await cloneCommand(argv.slice(1));
     if (command === 'serve') await serve(argv.slice(1));
     else if (command === 'user' && sub === 'add') await userAdd(rest);

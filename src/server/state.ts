@@ -37,12 +37,15 @@ import { userController } from './system/user-controller.ts';
 import { migrate } from './workspace/migrate.ts';
 import { withoutMemos } from './workspace/memos.ts';
 import { loadWorkspace } from './workspace/resolve.ts';
+import type { Workspace } from './workspace/types.ts';
 
 export interface StateOptions {
   /** The login throttle's settings (default LOGIN_THROTTLE; tests lengthen the first wait). */
   loginThrottle?: LoginThrottleOptions;
   /** Workspace file; the demo workspace when absent. */
   workspace?: string;
+  /** The workspace already read (`serve --watch` starts again on the last good one); wins over `workspace`. */
+  resolvedWorkspace?: Workspace;
   dataDir: string;
   production?: boolean;
   basePath?: string;
@@ -70,9 +73,9 @@ export interface Runtime {
 
 export async function createState(options: StateOptions): Promise<Runtime> {
   const env = options.env ?? process.env;
-  const demo = options.workspace === undefined;
+  const demo = options.workspace === undefined && options.resolvedWorkspace === undefined;
   const shortcuts = options.shortcuts ?? true;
-  const ws = loadWorkspace(options.workspace ?? demoWorkspacePath());
+  const ws = options.resolvedWorkspace ?? loadWorkspace(options.workspace ?? demoWorkspacePath());
   if (!shortcuts) withoutMemos(ws);
   // A start that fails in a folder it made (or found empty) leaves that folder as it found it: no
   // jql.sqlite or secret.key to trip the next start or to be mistaken for data.

@@ -1,0 +1,82 @@
+// `serve --watch`: a save that adds a field is applied at once (sign-ins stay), a broken save keeps
+// the running workspace and says where the file is wrong, and a save that would stop serving stored
+// values prints the preview and changes nothing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir, writeWorkspace } from '../testing/fixture.ts';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const WORKSPACE = {
+  name: 'notes',
+  apps: { notes: { models: { Note: { fields: { title: { type: 'string', required: true }, body: { type: 'text', null: true } }, permissions: { retrieve: ['anyone'], create: ['anyone'] } } } } },
+};
+type Raw = { apps: { notes: { models: { Note: { fields: Record<string, unknown> } } } } };
+
+let child: ChildProcess | null = null;
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child?.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+async function until<T>(read: () => Promise<T | null>, what: string, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read().catch(() => null);
+    if (value !== null) return value;
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('jql-console serve --watch', () => {
+  it('applies an added field, keeps the workspace on a broken save, and previews a lossy one without applying it', async () => {
+    const dir = tempDir('jql-watch-');
+    const file = writeWorkspace(WORKSPACE, dir);
+    child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), 'serve', '--workspace', file, '--data', join(dir, 'data'), '--port', '0', '--watch'], {
+      cwd: root,
+      env: { ...process.env, JQL_ADMIN: 'root:root-password-1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (chunk) => (out += String(chunk)));
+    child.stderr?.on('data', (chunk) => (err += String(chunk)));
+    const url = await until(async () => /listening on (\S+)/.exec(out)?.[1] ?? null, 'listening line');
+    const post = async (body: unknown, token?: string) => {
+      const res = await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as { __payload__: any } };
+    };
+    const fieldsOf = async () => Object.keys((await post({ __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } })).body.__payload__.apps.notes.models.Note.fields);
+    const token = (await post({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'root', password: 'root-password-1' })).body.__payload__.token as string;
+    await post({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'kept', body: 'a body worth keeping' });
+
+    // An added field: applied at once, the sign-in still good.
+    const added = structuredClone(WORKSPACE) as Raw;
+    added.apps.notes.models.Note.fields.pinned = { type: 'boolean', default: false };
+    writeFileSync(file, JSON.stringify(added, null, 2));
+    await until(async () => ((await fieldsOf()).includes('pinned') ? true : null), 'the new field in describe');
+    expect((await post({ __meta__: { namespace: 'system.User', intent: 'count' } }, token)).status).toBe(200);
+    expect(out).toContain('add     notes.Note.pinned: new field');
+
+    // A broken save: the server keeps answering with the workspace it runs, and says where.
+    writeFileSync(file, '{\n  "apps": {\n    "notes": \n');
+    await until(async () => (err.includes('was not applied') ? true : null), 'the broken-save message');
+    expect(err).toMatch(/not valid JSON/);
+    expect(await fieldsOf()).toContain('pinned');
+
+    // A removed field that holds values: previewed, not applied.
+    delete added.apps.notes.models.Note.fields.body;
+    writeFileSync(file, JSON.stringify(added, null, 2));
+    await until(async () => (out.includes('LOSES') ? true : null), 'the preview');
+    expect(out).toContain('LOSES   notes.Note.body: field removed: 1 rows hold values that would no longer be served');
+    expect(err).toContain('Start with --allow-destructive');
+    expect(await fieldsOf()).toContain('body');
+    const note = await post({ __meta__: { namespace: 'notes.Note', intent: 'retrieve' }, body: null });
+    expect(note.body.__payload__).toEqual([{ id: 1, body: 'a body worth keeping' }]);
+  }, 90_000);
+});

@@ -1,0 +1,102 @@
+/**
+ * `serve --watch` (docs/workspace.md "Changing a workspace while it runs"): the workspace file is read
+ * again on every save. A file that does not parse or resolve keeps the running workspace and says why;
+ * a change that loses or refuses stored data is previewed and not applied (unless
+ * `--allow-destructive`, for what migrations can do); anything else is applied at once by starting the
+ * server again on the same port and data folder. Sign-ins stay (tokens and sessions are in the data
+ * folder); a stream subscription is closed and resumes with `since`, so no event is missed. If the new
+ * start fails, the server starts again on the last good workspace: a bad edit never leaves it down.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { openReader } from '../db/connection.ts';
+import { WorkspaceError } from './errors.ts';
+import { formatPreview, previewMigration, type MigrationPreview } from './migration-preview.ts';
+import { loadWorkspace } from './resolve.ts';
+import type { Workspace } from './types.ts';
+
+export interface WatchOptions {
+  file: string;
+  dataDir: string;
+  allowDestructive: boolean;
+  /** The workspace running now. */
+  current: Workspace;
+  /** Starts the server again on this workspace (closing the running one first); throws when it cannot. */
+  restart(ws: Workspace): Promise<void>;
+  out(line: string): void;
+  err(line: string): void;
+  /** Quiet time after the last change before the file is read (editors write in several steps). */
+  debounceMs?: number;
+}
+
+export interface WorkspaceWatch {
+  close(): void;
+  /** Settles when the change being handled (if any) is done: for tests. */
+  idle(): Promise<void>;
+}
+
+export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
+  let current = options.current;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> = Promise.resolve();
+  const name = basename(options.file);
+  // The folder, not the file: editors that save by writing a new file and renaming it replace the inode.
+  const watcher: FSWatcher = watch(dirname(options.file), (_event, changed) => {
+    if (changed !== null && changed !== name) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      running = running.then(handle, handle);
+    }, options.debounceMs ?? 150);
+  });
+
+  const handle = async (): Promise<void> => {
+    if (!existsSync(options.file)) return;
+    let next: Workspace;
+    try {
+      next = loadWorkspace(options.file);
+    } catch (error) {
+      if (!(error instanceof WorkspaceError)) throw error;
+      options.err(`jql-console: the workspace was not applied; the server keeps the one it runs: ${error.message}`);
+      return;
+    }
+    const preview = previewOf(options.dataDir, current, next);
+    if (preview.changes.length > 0) options.out(formatPreview(preview));
+    const refused = preview.changes.some((c) => c.kind === 'refused');
+    if (refused || (preview.losesData && !options.allowDestructive)) {
+      options.err(
+        refused
+          ? 'jql-console: the workspace was not applied: stored values do not fit it (REFUSED above). The server keeps the one it runs.'
+          : 'jql-console: the workspace was not applied: it would stop serving stored values (LOSES above). Start with --allow-destructive to apply such changes.',
+      );
+      return;
+    }
+    try {
+      await options.restart(next);
+      current = next;
+      options.out(`Workspace applied from ${options.file}.`);
+    } catch (error) {
+      options.err(`jql-console: the workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
+      await options.restart(current);
+    }
+  };
+
+  return {
+    close: () => {
+      if (timer) clearTimeout(timer);
+      watcher.close();
+    },
+    idle: () => running,
+  };
+}
+
+function previewOf(dataDir: string, before: Workspace, after: Workspace): MigrationPreview {
+  const database = join(dataDir, 'jql.sqlite');
+  const db = openReader(database);
+  try {
+    return previewMigration(db, before, after);
+  } finally {
+    db.close();
+  }
+}
