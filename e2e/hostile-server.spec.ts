@@ -99,6 +99,16 @@ async function queryView(app: ConsolePage, entry: HostileEntry, errors: string[]
   return seen;
 }
 
+/** An answer with a large count: its view holds a bounded number of nodes and says what it cut. */
+async function assertBounded(app: ConsolePage, bound: NonNullable<HostileEntry['bound']>): Promise<void> {
+  const page = app.page;
+  await page.getByRole('tablist', { name: 'Response views' }).getByRole('tab', { name: new RegExp(`^${bound.view}`) }).click();
+  await expect(page.getByTestId('cut-notice')).toContainText(bound.cut);
+  const nodes = await page.locator(bound.items).count();
+  expect(nodes, `${bound.items} in the ${bound.view} view`).toBeGreaterThan(0);
+  expect(nodes, `${bound.items} in the ${bound.view} view`).toBeLessThanOrEqual(bound.max);
+}
+
 async function streamsView(app: ConsolePage, errors: string[], waitMs: number): Promise<void> {
   const streams = new StreamsPage(app.page);
   await app.showView('Streams');
@@ -129,6 +139,7 @@ for (const entry of HOSTILE_CATALOGUE) {
     const seen = await queryView(app, entry, errors);
     // What takes a while to arrive (a 19 MB describe) is waited for where it shows.
     if (entry.showsIn === 'query' && !seen) await expect(page.getByText(entry.shows).first(), `the Query view says ${entry.shows}`).toBeVisible({ timeout: 30_000 });
+    if (entry.bound) await assertBounded(app, entry.bound);
 
     for (const view of ['Upload', 'History', 'Saved', 'Diff'] as const) {
       await app.showView(view);

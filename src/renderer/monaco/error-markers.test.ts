@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorMarkerSpecs } from './error-markers.ts';
+import { errorMarkerSpecs, MAX_ERROR_MARKERS } from './error-markers.ts';
 
 const single = JSON.stringify(
   { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', filter: { priorty__gte: 3 }, ordering: ['-creted_at'] }, titel: null },
@@ -55,5 +55,12 @@ describe('errorMarkerSpecs', () => {
     expect(meta!.exact).toBe(false);
     const [start] = errorMarkerSpecs('not json', [{ section: null, error: { code: 'invalid_json', message: 'bad' } }]);
     expect(start).toMatchObject({ start: 0, end: 1 });
+  });
+
+  it('marks at most MAX_ERROR_MARKERS errors, the first ones, however many the answer holds', () => {
+    const errors = Array.from({ length: 50_000 }, (_, i) => ({ section: null, error: { code: 'validation_error' as const, message: `bad ${i}`, field: 'priorty' } }));
+    const specs = errorMarkerSpecs(single, errors);
+    expect(specs).toHaveLength(MAX_ERROR_MARKERS);
+    expect(specs.at(-1)).toMatchObject({ index: MAX_ERROR_MARKERS - 1, message: `bad ${MAX_ERROR_MARKERS - 1}` });
   });
 });

@@ -70,10 +70,16 @@ function locate(keys: KeyLocation[], text: string, item: SectionError): { at: Ke
   return { at: fallback ?? null, exact: false };
 }
 
+/**
+ * At most this many errors get a marker: Monaco draws and hovers every marker, and 50,000 froze the
+ * window for half a minute. The errors list shows as many (the rest are in the raw answer).
+ */
+export const MAX_ERROR_MARKERS = 500;
+
 export function errorMarkerSpecs(text: string, errors: SectionError[]): ErrorMarkerSpec[] {
   if (errors.length === 0) return [];
   const keys = listKeys(text);
-  return errors.map((item, index) => {
+  return errors.slice(0, MAX_ERROR_MARKERS).map((item, index) => {
     const { at, exact } = locate(keys, text, item);
     const prefix = item.section !== null ? `${item.section}: ` : '';
     return {

@@ -35,6 +35,21 @@ describe('browser transport', () => {
     await expect(transport.send(request())).rejects.toThrow(/http:\/\/h:1 answered with a redirect \(307\): the console does not follow redirects/);
   });
 
+  it('calls a 304 Not Modified what it is, not a redirect (issue 31.6)', async () => {
+    const transport = createBrowserTransport(async () => new Response(null, { status: 304 }));
+    const sent = transport.send(request());
+    await expect(sent).rejects.toThrow(/http:\/\/h:1 answered 304 Not Modified, with no body/);
+    await expect(sent).rejects.not.toThrow(/redirect/);
+  });
+
+  it('says the server answered when its body cannot be decoded, not that it could not be reached (issue 31.6)', async () => {
+    const body = new ReadableStream<Uint8Array>({ pull: (c) => c.error(new TypeError('Failed to fetch')) });
+    const transport = createBrowserTransport(async () => new Response(body, { status: 200, headers: { 'content-length': '1024' } }));
+    const sent = transport.send(request());
+    await expect(sent).rejects.toThrow(/http:\/\/h:1 answered 200, but its body could not be read \(Failed to fetch\)/);
+    await expect(sent).rejects.not.toThrow(/Could not reach/);
+  });
+
   it('stops reading an answer over the limit and says so (answerLimit)', async () => {
     const { state, response } = endless(200);
     let aborted = false;

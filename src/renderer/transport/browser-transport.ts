@@ -29,6 +29,16 @@ export class RedirectRefusedError extends NetworkError {
   }
 }
 
+/**
+ * A 304 Not Modified: the console sends no cache validators, so a server that answers 304 sent no
+ * answer to show (and it is not a redirect: nothing was moved).
+ */
+export class NotModifiedError extends NetworkError {
+  constructor(url: string) {
+    super(`${new URL(url).origin} answered 304 Not Modified, with no body: there is no answer to show. The console asked for a fresh answer, so the server (or a proxy before it) should not answer 304 to a query.`);
+  }
+}
+
 /** The body, read chunk by chunk, stopping (and aborting the request) past `limit` bytes. */
 async function readLimited(response: Response, limit: number, abort: () => void): Promise<ArrayBuffer> {
   const declared = Number(response.headers.get('content-length'));
@@ -84,9 +94,19 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
         });
         // `manual` gives an opaque answer for any redirect (status 0); a status 3xx can come from a
         // fetch stand-in.
+        if (response.status === 304) throw new NotModifiedError(request.url);
         if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) throw new RedirectRefusedError(request.url, response.status);
         const limit = request.answerLimitBytes ?? limits?.of(request.connectionId) ?? DEFAULT_ANSWER_LIMIT_BYTES;
-        const body = await readLimited(response, limit, () => controller.abort());
+        let body: ArrayBuffer;
+        try {
+          body = await readLimited(response, limit, () => controller.abort());
+        } catch (err) {
+          // The server did answer: a body that fails to decode (a gzip bomb, a broken encoding) is not "could not reach".
+          if (err instanceof NetworkError || controller.signal.aborted || options.signal?.aborted) throw err;
+          throw new NetworkError(
+            `${new URL(request.url).origin} answered ${response.status}, but its body could not be read (${(err as Error).message}): it may be compressed wrongly or far larger than it declared. See the server's logs.`,
+          );
+        }
         const headers: Record<string, string> = {};
         response.headers.forEach((value, key) => {
           headers[key] = value;

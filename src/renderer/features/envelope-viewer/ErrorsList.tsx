@@ -1,7 +1,13 @@
-/** `__errors__` as a list; each entry jumps to its marker in the editor and links to its code's entry in the docs. */
+/**
+ * `__errors__` as a list; each entry jumps to its marker in the editor and links to its code's entry
+ * in the docs. Only the first SHOWN_ERRORS are drawn (50,000 would freeze the window), with a
+ * sentence saying how many more the raw answer holds.
+ */
 import type { JSX } from 'react';
 import { isErrorCode, type ErrorCode } from '../../../shared/error-codes.ts';
 import type { JqlError } from '../../../shared/protocol.ts';
+import { cutSentence, firstOf, SHOWN_ERRORS } from './count-bounds.ts';
+import { CutNotice } from './CutNotice.tsx';
 
 export function ErrorsList(props: {
   errors: Array<{ section: string | null; error: JqlError }>;
@@ -10,34 +16,38 @@ export function ErrorsList(props: {
   onOpenDocs?: (code: ErrorCode) => void;
 }): JSX.Element {
   if (props.errors.length === 0) return <p className="empty">No errors.</p>;
+  const { shown, cut } = firstOf(props.errors, SHOWN_ERRORS);
   return (
-    <ul className="errors" data-testid="errors-list">
-      {props.errors.map(({ section, error }, i) => (
-        <li key={i} className="error-item">
-          <button type="button" className="error-link" onClick={() => props.onReveal(i)} title="Show in the editor">
-            <span className="error-code">{error.code}</span>
-            {section !== null && <span className="tag">{section}</span>}
-            <span className="error-message">{error.message}</span>
-            {(error.field || error.path) && (
-              <span className="error-where muted">
-                {error.field && <>field {error.field}</>}
-                {error.path && <> · path {error.path.join('.')}</>}
-              </span>
-            )}
-          </button>
-          {props.onOpenDocs && isErrorCode(error.code) && (
-            <button type="button" className="btn btn-small error-docs" onClick={() => props.onOpenDocs?.(error.code)} title={`What ${error.code} means, in the protocol docs`}>
-              About {error.code}
+    <>
+      <CutNotice sentence={cutSentence(shown.length, cut, 'errors', 'the Raw view')} />
+      <ul className="errors" data-testid="errors-list">
+        {shown.map(({ section, error }, i) => (
+          <li key={i} className="error-item">
+            <button type="button" className="error-link" onClick={() => props.onReveal(i)} title="Show in the editor">
+              <span className="error-code">{error.code}</span>
+              {section !== null && <span className="tag">{section}</span>}
+              <span className="error-message">{error.message}</span>
+              {(error.field || error.path) && (
+                <span className="error-where muted">
+                  {error.field && <>field {error.field}</>}
+                  {error.path && <> · path {error.path.join('.')}</>}
+                </span>
+              )}
             </button>
-          )}
-          {error.detail && (
-            <details className="error-detail">
-              <summary>{error.detail.exception}</summary>
-              <pre>{error.detail.stack ?? error.detail.message}</pre>
-            </details>
-          )}
-        </li>
-      ))}
-    </ul>
+            {props.onOpenDocs && isErrorCode(error.code) && (
+              <button type="button" className="btn btn-small error-docs" onClick={() => props.onOpenDocs?.(error.code)} title={`What ${error.code} means, in the protocol docs`}>
+                About {error.code}
+              </button>
+            )}
+            {error.detail && (
+              <details className="error-detail">
+                <summary>{error.detail.exception}</summary>
+                <pre>{error.detail.stack ?? error.detail.message}</pre>
+              </details>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }

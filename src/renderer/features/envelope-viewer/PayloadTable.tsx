@@ -15,6 +15,8 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import { copyToClipboard } from '../../components/clipboard.ts';
 import { formatCount } from '../../components/format.ts';
 import { useServices } from '../../state/services.ts';
+import { cutSentence, firstOf, SHOWN_COLUMNS } from './count-bounds.ts';
+import { CutNotice } from './CutNotice.tsx';
 import { currentOf, tableMatches, type Searchable } from './response-search.ts';
 import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, moveSelection, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
 
@@ -35,7 +37,8 @@ function valueClass(value: JsonValue | undefined): string {
 export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Element {
   const { toasts } = useServices();
   const { rows } = props;
-  const columns = useMemo(() => columnsOf(rows), [rows]);
+  // A row of 5,000 columns would put 5,000 cells per row in the DOM: the first SHOWN_COLUMNS are drawn.
+  const { shown: columns, cut: columnsCut } = useMemo(() => firstOf(columnsOf(rows), SHOWN_COLUMNS), [rows]);
   const widths = useMemo(() => new Map(columnWidths(rows, columns).map((w, i) => [columns[i]!, w])), [rows, columns]);
   const widthOf = (column: string) => widths.get(column) ?? 120;
   const [sort, setSort] = useState<SortSpec | null>(null);
@@ -149,6 +152,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
 
   return (
     <div className="table-wrap">
+      <CutNotice sentence={cutSentence(columns.length, columnsCut, 'columns', 'the JSON and Raw views')} />
       <div className="table-bar">
         <span className="muted small" data-testid="table-count">
           {formatCount(rows.length)} {rows.length === 1 ? 'row' : 'rows'}

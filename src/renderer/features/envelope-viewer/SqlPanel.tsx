@@ -1,7 +1,12 @@
-/** `__system__`: the SQL statements the request ran, with parameters and times (query_info_level). */
+/**
+ * `__system__`: the SQL statements the request ran, with parameters and times (query_info_level).
+ * Only the first SHOWN_SQL statements are drawn, with a sentence saying how many more there are.
+ */
 import type { JSX } from 'react';
 import type { SystemInfo } from '../../../shared/protocol.ts';
 import { formatMs } from '../../components/format.ts';
+import { cutSentence, firstOf, SHOWN_SQL } from './count-bounds.ts';
+import { CutNotice } from './CutNotice.tsx';
 
 export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; onAskForSql: () => void }): JSX.Element {
   const { system } = props;
@@ -21,17 +26,7 @@ export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; o
         {system.queries} {system.queries === 1 ? 'statement' : 'statements'} · {formatMs(system.time_ms)} in the database
       </p>
       {system.sql ? (
-        <ol className="sql-list">
-          {system.sql.map((s, i) => (
-            <li key={i} className="sql-item" data-testid="sql-statement">
-              <div className="sql-meta muted">
-                #{i + 1} · {formatMs(s.time_ms)}
-              </div>
-              <pre className="sql-text">{s.sql}</pre>
-              {s.params.length > 0 && <pre className="sql-params">params: {JSON.stringify(s.params)}</pre>}
-            </li>
-          ))}
-        </ol>
+        <SqlList sql={system.sql} />
       ) : (
         props.level < 2 && (
           <button type="button" className="btn btn-small" onClick={props.onAskForSql}>
@@ -40,5 +35,25 @@ export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; o
         )
       )}
     </div>
+  );
+}
+
+function SqlList(props: { sql: NonNullable<SystemInfo['sql']> }): JSX.Element {
+  const { shown, cut } = firstOf(props.sql, SHOWN_SQL);
+  return (
+    <>
+      <CutNotice sentence={cutSentence(shown.length, cut, 'statements', 'the Raw view')} />
+      <ol className="sql-list">
+        {shown.map((s, i) => (
+          <li key={i} className="sql-item" data-testid="sql-statement">
+            <div className="sql-meta muted">
+              #{i + 1} · {formatMs(s.time_ms)}
+            </div>
+            <pre className="sql-text">{s.sql}</pre>
+            {s.params.length > 0 && <pre className="sql-params">params: {JSON.stringify(s.params)}</pre>}
+          </li>
+        ))}
+      </ol>
+    </>
   );
 }

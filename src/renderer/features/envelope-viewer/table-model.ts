@@ -108,7 +108,7 @@ export function cellText(value: JsonValue | undefined, maxLength = 300): string 
  * Column widths in pixels from a sample of the rows: wide enough for most values (and the header),
  * capped so one long text does not push every other column off screen.
  */
-export function columnWidths(rows: JsonValue[], columns: string[], options: { sample?: number; charPx?: number; min?: number; max?: number } = {}): number[] {
+export function columnWidths(rows: JsonValue[], columns: readonly string[], options: { sample?: number; charPx?: number; min?: number; max?: number } = {}): number[] {
   const { sample = 200, charPx = 7.3, min = 56, max = 340 } = options;
   const n = Math.min(rows.length, sample);
   return columns.map((column) => {

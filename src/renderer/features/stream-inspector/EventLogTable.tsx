@@ -8,17 +8,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { LogEntry, LogView } from './event-log.ts';
+import { rowTime } from './event-time.ts';
 import { kindClass } from './RateChart.tsx';
 import styles from './stream-inspector.module.css';
 
 const ROW_HEIGHT = 24;
-
-export function formatTime(entry: LogEntry): string {
-  const at = entry.kind === 'event' && entry.at ? Date.parse(entry.at) : Number.NaN;
-  const time = new Date(Number.isNaN(at) ? entry.receivedAt : at);
-  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-  return `${pad(time.getHours())}:${pad(time.getMinutes())}:${pad(time.getSeconds())}.${pad(time.getMilliseconds(), 3)}`;
-}
 
 export interface EventLogTableProps {
   view: LogView;
@@ -34,7 +28,7 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
   if (entry.kind === 'marker') {
     return (
       <div ref={measure} data-index={position} className={`${className} ${styles.markerRow}`} style={style} role="row" data-marker={entry.level} onClick={() => onSelect(entry.index)}>
-        <span role="cell">{formatTime(entry)}</span>
+        <span role="cell">{rowTime(entry).text}</span>
         <span role="cell" className={`${styles.marker} ${styles[`level-${entry.level}`] ?? ''}`} style={{ gridColumn: '2 / -1' }}>
           {entry.level === 'error' || entry.level === 'warn' ? '⚠ ' : '— '}
           {entry.text}
@@ -42,6 +36,7 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
       </div>
     );
   }
+  const time = rowTime(entry);
   return (
     <div
       className={`${className} ${entry.replayed ? styles.replayed : ''}`}
@@ -55,7 +50,10 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
       title={entry.replayed ? 'Replayed after a reconnect' : undefined}
       onClick={() => onSelect(entry.index)}
     >
-      <span role="cell" title={entry.at}>{formatTime(entry)}</span>
+      <span role="cell" title={time.invalid ?? entry.at} className={time.invalid ? styles['level-warn'] : undefined} data-invalid-time={time.invalid ? 'true' : undefined}>
+        {time.invalid ? '⚠ ' : ''}
+        {time.text}
+      </span>
       <span role="cell">{entry.seq}</span>
       <span role="cell" className={kindClass(entry.event)}>{entry.event}</span>
       <span role="cell" title={`${entry.namespace} (${entry.subscription})`}>{entry.namespace}</span>
