@@ -1,5 +1,6 @@
 /** What each benchmark hands back, and the markdown of docs/benchmarks.md built from them. */
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
+import { readFileSync } from 'node:fs';
 
 export interface Ratio {
   name: string;
@@ -41,7 +42,22 @@ export function machine(): string {
   ].join('\n');
 }
 
-export function markdown(sections: Section[], command: string, started: Date, elapsedS: number): string {
+/**
+ * The "Soak" section of a report already written there (its figures come from `npm run soak`, not
+ * from this run), to be kept at the end of the new one; empty when there is none.
+ */
+export function soakSectionOf(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+  const at = text.indexOf('\n## Soak');
+  return at < 0 ? '' : text.slice(at);
+}
+
+export function markdown(sections: Section[], command: string, started: Date, elapsedS: number, soak = ''): string {
   const summary = sections.flatMap((s) => s.ratios.map((r) => `- ${formatRatio(r)}`));
   return `# Benchmarks
 
@@ -67,6 +83,7 @@ hostile); \`--quick\` shortens every run (for trying the
 harness, not for figures); \`--out=FILE\` writes any run's report to FILE. A CPU profile of the JQL server
 under load: \`npm run bench -- --only=retrieve --profile --out=/tmp/profile.md\` (or \`--only=streams --profile\`) adds the top functions of its
 \`.cpuprofile\` to the report (\`node bench/profile-summary.ts FILE\` summarizes any profile). The console
-measure uses the renderer as last built (\`npm run build\`). Longer hardening runs: \`npm run soak\`.
-`;
+measure uses the renderer as last built (\`npm run build\`). Memory over time: \`npm run soak\` (below);
+longer hardening runs: \`npm run soak -- --hardening\`.
+${soak}`;
 }

@@ -14,7 +14,7 @@ import { consoleOpeningBench } from './console-opening.ts';
 import { buildBenchData, type BenchData } from './data.ts';
 import { nestedBench } from './nested.ts';
 import { hostileBench } from './hostile.ts';
-import { formatRatio, markdown, type Section } from './report.ts';
+import { formatRatio, markdown, soakSectionOf, type Section } from './report.ts';
 import { retrieveBench } from './retrieve.ts';
 import { searchBench } from './search.ts';
 import { streamsBench } from './streams.ts';
@@ -84,7 +84,7 @@ const command = `npm run bench${values.only ? ` -- --only=${values.only}` : ''}$
 // docs/benchmarks.md holds full runs only; `--out FILE` writes any run's report there.
 const out = values.out ?? (!values['no-write'] && !quick && !values.only ? 'docs/benchmarks.md' : null);
 if (out) {
-  writeFileSync(out, markdown(sections, command, started, elapsed));
+  writeFileSync(out, markdown(sections, command, started, elapsed, soakSectionOf(out)));
   log(`wrote ${out}`);
 }
 log(`done in ${elapsed.toFixed(0)} s`);

@@ -3,6 +3,10 @@ export interface MemorySample {
   /** Minutes since the soak started. */
   minute: number;
   rss: number;
+  /** Of the RSS: the process's own memory (heap, SQLite's caches, buffers). */
+  rssAnon: number;
+  /** Of the RSS: pages of mapped files (the read connection maps the database file). */
+  rssFile: number;
   heapUsed: number;
   heapTotal: number;
   external: number;
@@ -24,11 +28,12 @@ export function slope(points: Array<[number, number]>): number {
 }
 
 /** MiB per minute of RSS and of heap used, over the second half of the samples. */
-export function lastHalfSlope(samples: MemorySample[]): { rss: number; heapUsed: number } {
+export function lastHalfSlope(samples: MemorySample[]): { rss: number; rssAnon: number; heapUsed: number } {
   const half = samples.slice(Math.floor(samples.length / 2));
   const MiB = 1024 * 1024;
   return {
     rss: slope(half.map((s) => [s.minute, s.rss / MiB])),
+    rssAnon: slope(half.map((s) => [s.minute, s.rssAnon / MiB])),
     heapUsed: slope(half.map((s) => [s.minute, s.heapUsed / MiB])),
   };
 }

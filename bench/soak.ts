@@ -66,9 +66,11 @@ function heapNow(): { heapUsed: number; heapTotal: number; external: number } | 
   const last = lines?.at(-1);
   return last ? (JSON.parse(last.slice('SOAK-MEM '.length)) as { heapUsed: number; heapTotal: number; external: number }) : null;
 }
-function rssNow(): number {
+/** Resident memory from /proc: all of it, the process's own (anonymous) and mapped files (the database's memory map). */
+function rssNow(): { rss: number; anon: number; file: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile') };
 }
 
 const statuses = ['open', 'pending', 'closed'];
@@ -155,9 +157,10 @@ const sampling = (async () => {
   for (let i = 1; i <= total; i++) {
     await new Promise((resolve) => setTimeout(resolve, intervalS * 1000));
     const heap = heapNow();
-    const sample: MemorySample = { minute: (performance.now() - t0) / 60_000, rss: rssNow(), heapUsed: heap?.heapUsed ?? 0, heapTotal: heap?.heapTotal ?? 0, external: heap?.external ?? 0 };
+    const resident = rssNow();
+    const sample: MemorySample = { minute: (performance.now() - t0) / 60_000, rss: resident.rss, rssAnon: resident.anon, rssFile: resident.file, heapUsed: heap?.heapUsed ?? 0, heapTotal: heap?.heapTotal ?? 0, external: heap?.external ?? 0 };
     samples.push(sample);
-    log(`RSS ${(sample.rss / MiB).toFixed(1)} MiB, heap used ${(sample.heapUsed / MiB).toFixed(1)} of ${(sample.heapTotal / MiB).toFixed(1)} MiB, external ${(sample.external / MiB).toFixed(1)} MiB`);
+    log(`RSS ${(sample.rss / MiB).toFixed(1)} MiB (own ${(sample.rssAnon / MiB).toFixed(1)}, files ${(sample.rssFile / MiB).toFixed(1)}), heap used ${(sample.heapUsed / MiB).toFixed(1)} of ${(sample.heapTotal / MiB).toFixed(1)} MiB, external ${(sample.external / MiB).toFixed(1)} MiB`);
     if (values.snapshots && i === Math.floor(total / 2)) await takeSnapshot();
   }
 })();
@@ -176,12 +179,12 @@ const first = samples[0];
 const last = samples.at(-1);
 const start = samples[0]?.minute ?? 0;
 const slope = lastHalfSlope(samples);
-console.log('\n| minute | RSS (MiB) | heap used (MiB) | heap total (MiB) | external (MiB) |\n| ---: | ---: | ---: | ---: | ---: |');
-for (const s of samples) console.log(`| ${(s.minute - start).toFixed(1)} | ${(s.rss / MiB).toFixed(1)} | ${(s.heapUsed / MiB).toFixed(1)} | ${(s.heapTotal / MiB).toFixed(1)} | ${(s.external / MiB).toFixed(1)} |`);
+console.log('\n| minute | RSS (MiB) | own (MiB) | files (MiB) | heap used (MiB) | heap total (MiB) | external (MiB) |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const s of samples) console.log(`| ${(s.minute - start).toFixed(1)} | ${(s.rss / MiB).toFixed(1)} | ${(s.rssAnon / MiB).toFixed(1)} | ${(s.rssFile / MiB).toFixed(1)} | ${(s.heapUsed / MiB).toFixed(1)} | ${(s.heapTotal / MiB).toFixed(1)} | ${(s.external / MiB).toFixed(1)} |`);
 const byStatus = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}: ${count}`).join(', ');
 console.log(`\nrequests: ${result.requests.total} (${byStatus}; ${result.errors} errors), p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; stream events delivered: ${streamEvents}`);
 if (first && last) console.log(`RSS ${(first.rss / MiB).toFixed(1)} -> ${(last.rss / MiB).toFixed(1)} MiB, heap used ${(first.heapUsed / MiB).toFixed(1)} -> ${(last.heapUsed / MiB).toFixed(1)} MiB`);
-console.log(`slope of the last half (least squares): RSS ${slope.rss.toFixed(3)} MiB/min, heap used ${slope.heapUsed.toFixed(3)} MiB/min`);
+console.log(`slope of the last half (least squares): RSS ${slope.rss.toFixed(3)} MiB/min (own ${slope.rssAnon.toFixed(3)}), heap used ${slope.heapUsed.toFixed(3)} MiB/min`);
 if (snapshotFiles.length === 2) {
   const growth: SnapshotGrowth[] = compareSnapshots(snapshotFiles[0] as string, snapshotFiles[1] as string).slice(0, 15);
   console.log('\nConstructors whose live objects grew between the half-time and the final heap snapshot:\n| constructor | count then | count now | bytes now |\n| --- | ---: | ---: | ---: |');

@@ -13,7 +13,7 @@ import type { JsonValue } from '../shared/protocol.ts';
 import type { Credentials } from './auth/identify.ts';
 import { planUpload } from './dispatch/plan-upload.ts';
 import { runRequest, type RunJql } from './dispatch/run-request.ts';
-import { JqlFailure, jqlError } from './errors.ts';
+import { JqlFailure, jqlError, retryAfterOf, storageFault } from './errors.ts';
 import { authorizeFile } from './files/file-access.ts';
 import { sendFailure } from './http/error-reply.ts';
 import { letClientFinishSending } from './http/refused-body.ts';
@@ -97,8 +97,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     await app.register(cors, { delegator: (request, callback) => callback(null, handsOutCredential(request) ? { origin: false } : allowed) });
   }
   app.setErrorHandler((error: FastifyError | JqlFailure, request, reply) => {
-    const failure = error instanceof JqlFailure ? error : toFailure(error);
+    const failure = error instanceof JqlFailure ? error : (storageFault(error) ?? toFailure(error));
     if (failure.status >= 500) request.log.error({ err: error }, 'request failed');
+    const retryAfter = retryAfterOf(failure.errors);
+    if (retryAfter !== null) reply.header('Retry-After', retryAfter);
     // A body refused unread (over maxBodyBytes, wrong type): the client must still read this answer.
     letClientFinishSending(request, reply);
     return sendFailure(reply, failure);

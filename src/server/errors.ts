@@ -78,3 +78,46 @@ export function checkAll<T extends unknown[]>(...steps: { [K in keyof T]: () => 
   list.throwIfAny();
   return results as T;
 }
+
+/**
+ * A storage fault as its coded error (issue 30.6), or null for any other error: another process holds
+ * the database's lock, the disk is full, or the data folder cannot be written. The message names the
+ * cause and what to do, never a path (the server's log has the rest).
+ */
+export function storageFault(error: unknown): JqlFailure | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  if (isLockError(error)) return databaseBusy();
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') {
+    return new JqlFailure([jqlError('storage_full', 'The server\'s disk is full: nothing of this request was written; try again once space is freed')]);
+  }
+  if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || ((code === 'EACCES' || code === 'EPERM') && isWriteError(error))) {
+    return new JqlFailure([jqlError('storage_read_only', 'The server\'s data folder cannot be written: nothing of this request was written')]);
+  }
+  return null;
+}
+
+/** SQLite's answer when another connection holds the lock asked for. */
+export function isLockError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+/** A file system error of a write (open for writing, rename, mkdir), not of a read. */
+function isWriteError(error: unknown): boolean {
+  const syscall = (error as { syscall?: unknown }).syscall;
+  return syscall === undefined || ['open', 'write', 'rename', 'mkdir', 'copyfile', 'link', 'unlink'].includes(String(syscall));
+}
+
+export function databaseBusy(): JqlFailure {
+  return new JqlFailure([jqlError('database_busy', 'Another program holds the database\'s write lock: nothing of this request was written; try again shortly')]);
+}
+
+/** Seconds a client should wait before it sends the same request again, for the codes where waiting helps. */
+const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = { database_busy: 1, storage_full: 30 };
+
+/** The `Retry-After` of an answer whose first error is one of them, or null. */
+export function retryAfterOf(errors: JqlError[]): string | null {
+  const seconds = RETRY_AFTER_S[errors[0]?.code ?? 'internal_error'];
+  return seconds === undefined ? null : String(seconds);
+}

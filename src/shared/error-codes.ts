@@ -20,6 +20,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   server_busy: 503,
+  // Storage faults (issue 30.6): the cause named, never a path; Retry-After where waiting can help.
+  database_busy: 503,
+  storage_full: 503,
+  storage_read_only: 503,
   rolled_back: 200,
 } as const;
 

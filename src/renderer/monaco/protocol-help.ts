@@ -106,6 +106,9 @@ export const ERROR_HELP: Readonly<Record<ErrorCode, string>> = {
   rate_limited: 'Too many requests in a minute, or too many failed logins; wait for Retry-After.',
   internal_error: 'A failure on the server; debug: true shows details in development mode.',
   server_busy: 'The server holds as many unread answers as it may (limits.heldAnswerBytes); wait for Retry-After.',
+  database_busy: "Another program holds the database's write lock; nothing was written. Wait for Retry-After and send it again.",
+  storage_full: "The server's disk is full; nothing was written. Send it again once space is freed.",
+  storage_read_only: "The server's data folder cannot be written; nothing was written. Reads still work.",
   rolled_back: "An atomic multi-query's subquery undone because another failed.",
 };
 

@@ -12,8 +12,22 @@ export function openWriter(file: string): Sqlite {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${START_BUSY_TIMEOUT_MS}`);
   return db;
+}
+
+/**
+ * SQLite's busy wait blocks the thread, and with it every request (issue 30.5): while the server runs,
+ * the writer waits at most this long in SQLite; a write's wait for another process's lock is the
+ * database's (db/database.ts), asynchronous, between which reads go on being answered.
+ */
+export const RUNNING_BUSY_TIMEOUT_MS = 10;
+/** At start nothing is answered yet: schema work waits for a lock as long as it used to. */
+export const START_BUSY_TIMEOUT_MS = 5000;
+
+/** Sets how long the connection waits, blocking, for a lock another connection holds. */
+export function setBusyTimeout(db: Sqlite, ms: number): void {
+  db.pragma(`busy_timeout = ${ms}`);
 }
 
 /** How much of the database file a read connection maps; a larger file reads the rest as before. */

@@ -11,7 +11,7 @@ import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
-import { statusOf, type JqlFailure } from '../errors.ts';
+import { retryAfterOf, statusOf, type JqlFailure } from '../errors.ts';
 import { AnswerBudget } from '../query/answer-budget.ts';
 import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
@@ -198,6 +198,9 @@ class RequestRun {
   }
 
   private answer(outcome: Outcome, status: number, onlyData: boolean): RequestAnswer {
+    // A refusal that waiting cures (a lock another process holds, a full disk) says how long to wait.
+    const retryAfter = outcome.errors && status === 503 ? retryAfterOf(outcome.errors) : null;
+    if (retryAfter !== null) this.replyHeaders['Retry-After'] = retryAfter;
     if (this.infoLevel !== 0) outcome.system = systemInfo(this.sessions, this.started, this.infoLevel);
     if (this.seenAs !== null) outcome.extras = { ...(outcome.extras ?? {}), seenAs: this.seenAs };
     return {

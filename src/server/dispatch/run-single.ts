@@ -4,7 +4,7 @@
  */
 import type { Extras, JqlError, JsonValue } from '../../shared/protocol.ts';
 import type { ProcessorOutput, QueryPlan, RequestContext } from '../context.ts';
-import { JqlFailure, jqlError } from '../errors.ts';
+import { JqlFailure, jqlError, storageFault } from '../errors.ts';
 import type { Outcome } from '../query/envelope.ts';
 import { parseMeta, type ParsedMeta } from '../query/meta.ts';
 import { defineKey, isPlainObject } from '../query/normalize.ts';
@@ -105,6 +105,8 @@ export function failureOutcome(ctx: RequestContext, error: unknown, meta: Parsed
 export function errorsOf(error: unknown, debug: boolean, options: RunOptions): JqlError[] {
   if (error instanceof JqlFailure) return error.errors;
   options.log?.(error);
+  const storage = storageFault(error);
+  if (storage) return storage.errors;
   const internal = jqlError('internal_error', 'The server could not process this query');
   if (debug) {
     const e = error instanceof Error ? error : new Error(String(error));

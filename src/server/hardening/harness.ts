@@ -1,12 +1,12 @@
 /**
- * Shared by the hardening tests: how long they run (short in `npm test`, long behind `npm run soak`),
+ * Shared by the hardening tests: how long they run (short in `npm test`, long behind `npm run soak -- --hardening`),
  * and the one rule every answer of the server must keep whatever it was sent: a JQL envelope whose
  * errors are documented codes answered with their own status, never a 500.
  */
 import { expect } from 'vitest';
 import { ERROR_STATUS, isErrorCode } from '../../shared/error-codes.ts';
 
-/** `npm run soak` sets JQL_SOAK=1: the same tests, run longer. */
+/** `npm run soak -- --hardening` sets JQL_SOAK=1: the same tests, run longer. */
 export const SOAK = process.env.JQL_SOAK === '1';
 
 export function runs(short: number, soak: number): number {

@@ -1,5 +1,5 @@
 // Load: concurrent clients doing mixed reads and writes while subscribers follow the writes over
-// /jql-streams, for a few seconds in `npm test` and 60 s under `npm run soak`. Zero errors, every write
+// /jql-streams, for a few seconds in `npm test` and 60 s under `npm run soak -- --hardening`. Zero errors, every write
 // delivered to every subscriber, and the p99 latency reported.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -14,7 +14,9 @@
  * later commit are fanned out. The credential is checked again synchronously (`refresh`): if it no
  * longer identifies anyone, every subscription ends with `unauthenticated`; otherwise each one is
  * authorized again with the user as it is now, ending with `forbidden` the ones it may no longer hold
- * and narrowing the others to the new row scope. The heartbeat does the same for expiries.
+ * and narrowing the others to the new row scope. A token's expiry ends them at its `exp` (a timer),
+ * and every event is checked against it before it is handed over, so a clock that jumped past `exp`
+ * delivers nothing more (issue 30.7). The heartbeat checks sessions' expiries the same way.
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
@@ -65,12 +67,18 @@ export class StreamConnection {
   private waiters: Array<() => void> = [];
   private queue: Promise<void>;
   private closed = false;
+  /** Ends the subscriptions when the token the caller signed in with expires. */
+  private expiryTimer: NodeJS.Timeout | null = null;
 
   constructor(socket: WebSocket, state: ServerState, hub: StreamHub, identify: () => Promise<Caller>, options: ConnectionOptions) {
     this.socket = socket;
     this.state = state;
     this.hub = hub;
-    const caller = identify().then((who) => (this.current = who));
+    const caller = identify().then((who) => {
+      this.current = who;
+      this.watchExpiry();
+      return who;
+    });
     this.caller = caller;
     this.options = options;
     this.writer = new FrameWriter(socket, options.rawSocket ?? null, () => this.wake(false));
@@ -106,6 +114,7 @@ export class StreamConnection {
   /** The socket closed: its subscriptions stop. */
   shutdown(): void {
     this.closed = true;
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
     for (const subscription of this.subscriptions.values()) this.hub.remove(subscription);
     this.subscriptions.clear();
     this.wake(true);
@@ -131,8 +140,41 @@ export class StreamConnection {
     }
     this.current = { user: now.user, proof: before.proof };
     this.caller = Promise.resolve(this.current);
+    this.watchExpiry();
     if (userMayHaveChanged || JSON.stringify(now.user) !== JSON.stringify(before.user)) this.reauthorize(now.user);
     return this.current;
+  }
+
+  /** The time (ms since the epoch) the caller's token expires, or null for other credentials. */
+  private expiresAt(): number | null {
+    const proof = this.current?.proof;
+    return proof?.kind === 'token' && !this.current?.error ? proof.exp * 1000 : null;
+  }
+
+  /** Schedules the check that ends the subscriptions at the token's expiry (a timer per connection). */
+  private watchExpiry(): void {
+    if (this.expiryTimer) clearTimeout(this.expiryTimer);
+    this.expiryTimer = null;
+    const at = this.expiresAt();
+    if (at === null || this.closed) return;
+    // setTimeout takes at most 2^31-1 ms (about 24 days): a longer token is looked at again then.
+    const delay = Math.min(Math.max(0, at - Date.now()), 2 ** 31 - 1);
+    this.expiryTimer = setTimeout(() => {
+      this.expiryTimer = null;
+      if (this.refresh(false)?.error) return;
+      this.watchExpiry();
+    }, delay);
+    this.expiryTimer.unref();
+  }
+
+  /** An event for a subscription: handed over only while the caller's token has not expired. */
+  private deliver(frame: OutgoingFrame): void {
+    const at = this.expiresAt();
+    if (at !== null && at <= Date.now()) {
+      this.refresh(false);
+      return;
+    }
+    this.sendFrame(frame);
   }
 
   /** Every subscription, authorized again for the user as it is now. */
@@ -178,6 +220,7 @@ export class StreamConnection {
     // Changes of this user, and the heartbeat, check this credential from now on.
     this.current = caller.user ? caller : { user: null, error: caller.error ?? new Error('The token identifies no user') };
     this.caller = Promise.resolve(this.current);
+    this.watchExpiry();
     this.send(authAnswer(caller));
   }
 
@@ -192,7 +235,7 @@ export class StreamConnection {
     if (caller.error) return this.error(id, 'unauthenticated', caller.error.message);
     let subscription: Subscription;
     try {
-      subscription = openSubscription(this.subscriberFor(caller.user), this.options.views, request, (frame) => this.sendFrame(frame));
+      subscription = openSubscription(this.subscriberFor(caller.user), this.options.views, request, (frame) => this.deliver(frame));
     } catch (error) {
       if (!(error instanceof JqlFailure)) throw error;
       const [first] = error.errors;
