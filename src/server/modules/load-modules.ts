@@ -2,6 +2,8 @@
  * Loads the workspace apps' JavaScript modules (docs/workspace.md): each app's `controllers` module
  * exports controller classes by name, its `hooks` module exports the mutation hooks by name.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ControllerClassLike, HookName, HookRunner, RequestContext } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
@@ -61,7 +63,10 @@ export async function loadHooks(ws: Workspace): Promise<HookRunner> {
 
 async function importModule(path: string, what: string): Promise<Record<string, unknown>> {
   try {
-    return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    // The URL carries the file's digest: a changed file is a new module instance (serve --watch starts
+    // again on it), an unchanged one is the module already loaded.
+    const digest = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+    return (await import(`${pathToFileURL(path).href}?digest=${digest}`)) as Record<string, unknown>;
   } catch (error) {
     throw new Error(`Could not load the ${what} from ${path}: ${(error as Error).message}`, { cause: error });
   }

@@ -79,4 +79,29 @@ describe('jql-console serve --watch', () => {
     const note = await post({ __meta__: { namespace: 'notes.Note', intent: 'retrieve' }, body: null });
     expect(note.body.__payload__).toEqual([{ id: 1, body: 'a body worth keeping' }]);
   }, 90_000);
+
+  it('imports a changed controllers module as a new instance, without a restart by hand', async () => {
+    const dir = tempDir('jql-watch-code-');
+    const file = writeWorkspace({ name: 'code', apps: { code: { controllers: './controllers.mjs', models: {} } } }, dir);
+    const module = join(dir, 'controllers.mjs');
+    const version = (n: number) => `export class Info {\n  static permissions = { version: ['anyone'] };\n  static readOnly = ['version'];\n  on_version() { return { payload: { version: ${n} } }; }\n}\n`;
+    writeFileSync(module, version(1));
+    const code = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), 'serve', '--workspace', file, '--data', join(dir, 'data'), '--port', '0', '--watch'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      code.stdout?.on('data', (chunk) => (out += String(chunk)));
+      const url = await until(async () => /listening on (\S+)/.exec(out)?.[1] ?? null, 'listening line');
+      const version_ = async () => {
+        const res = await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ __meta__: { namespace: 'code.Info', intent: 'version', schema: 'controller' } }) });
+        return ((await res.json()) as { __payload__: { version: number } | null }).__payload__?.version ?? null;
+      };
+      expect(await version_()).toBe(1);
+      writeFileSync(module, version(2));
+      await until(async () => ((await version_()) === 2 ? true : null), 'the new controller code');
+    } finally {
+      const exited = new Promise((resolve) => code.once('exit', resolve));
+      code.kill('SIGTERM');
+      await exited;
+    }
+  }, 90_000);
 });

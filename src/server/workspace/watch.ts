@@ -3,7 +3,8 @@
  * again on every save. A file that does not parse or resolve keeps the running workspace and says why;
  * a change that loses or refuses stored data is previewed and not applied (unless
  * `--allow-destructive`, for what migrations can do); anything else is applied at once by starting the
- * server again on the same port and data folder. Sign-ins stay (tokens and sessions are in the data
+ * server again on the same port and data folder. A save of a controllers or hooks module the workspace
+ * names is handled the same way: the new start imports the changed module as a new instance. Sign-ins stay (tokens and sessions are in the data
  * folder); a stream subscription is closed and resumes with `since`, so no event is missed. If the new
  * start fails, the server starts again on the last good workspace: a bad edit never leaves it down.
  */
@@ -40,16 +41,32 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
   let current = options.current;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
-  const name = basename(options.file);
-  // The folder, not the file: editors that save by writing a new file and renaming it replace the inode.
-  const watcher: FSWatcher = watch(dirname(options.file), (_event, changed) => {
-    if (changed !== null && changed !== name) return;
+  const changed = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
       timer = null;
       running = running.then(handle, handle);
     }, options.debounceMs ?? 150);
-  });
+  };
+  // Folders, not files: editors that save by writing a new file and renaming it replace the inode.
+  // The workspace file and the controllers and hooks modules it names are watched alike.
+  const watchers = new Map<string, { watcher: FSWatcher; names: Set<string> }>();
+  const watchFiles = (files: readonly string[]): void => {
+    for (const { watcher } of watchers.values()) watcher.close();
+    watchers.clear();
+    for (const file of files) {
+      const dir = dirname(file);
+      let entry = watchers.get(dir);
+      if (!entry) {
+        const names = new Set<string>();
+        entry = { names, watcher: watch(dir, (_event, name) => (name === null || names.has(name) ? changed() : undefined)) };
+        watchers.set(dir, entry);
+      }
+      entry.names.add(basename(file));
+    }
+  };
+  const filesOf = (ws: Workspace): string[] => [options.file, ...[...ws.apps.values()].flatMap((app) => [app.controllersPath, app.hooksPath].filter((p): p is string => p !== undefined))];
+  watchFiles(filesOf(current));
 
   const handle = async (): Promise<void> => {
     if (!existsSync(options.file)) return;
@@ -75,6 +92,7 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
     try {
       await options.restart(next);
       current = next;
+      watchFiles(filesOf(current));
       options.out(`Workspace applied from ${options.file}.`);
     } catch (error) {
       options.err(`jql-console: the workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
@@ -85,7 +103,7 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
   return {
     close: () => {
       if (timer) clearTimeout(timer);
-      watcher.close();
+      for (const { watcher } of watchers.values()) watcher.close();
     },
     idle: () => running,
   };
