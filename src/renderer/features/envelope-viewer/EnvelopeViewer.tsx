@@ -29,12 +29,16 @@ import { ResponseHeader } from './ResponseHeader.tsx';
 import { CLOSED_SEARCH, ResponseSearch, type SearchState } from './ResponseSearch.tsx';
 import { MATCH_LIMIT, step } from './response-search.ts';
 import { SqlPanel } from './SqlPanel.tsx';
+import type { ExplainRecord } from './record-actions.ts';
 import { tableRows } from './table-model.ts';
 
 type View = 'table' | 'json' | 'errors' | 'sql' | 'raw';
 
-/** The active editor tab's last response. */
-export function EnvelopeViewer(): JSX.Element {
+/**
+ * The active editor tab's last response. `recordExplainer` (given by the app, which can reach the
+ * server) says whether the records of an answer can be asked "why can't a user see this?", and how.
+ */
+export function EnvelopeViewer(props: { recordExplainer?: (run: RunDone) => ExplainRecord | null }): JSX.Element {
   const { tabs, results, editorBus, run: runTab, workbench } = useServices();
   const tabState = useStore(tabs);
   const resultState = useStore(results);
@@ -53,6 +57,7 @@ export function EnvelopeViewer(): JSX.Element {
         void runTab(tab.id);
       }}
       onRunAnyway={() => void runTab(tab.id, { allowWrite: true })}
+      recordExplainer={props.recordExplainer}
     />
   );
 }
@@ -74,6 +79,8 @@ export interface ResultViewerProps {
   snippets?: boolean;
   /** "Run once anyway" for a write refused in read-only mode. */
   onRunAnyway?: () => void;
+  /** How to ask why a user cannot see a record of this answer; null or absent: the table offers nothing. */
+  recordExplainer?: (run: RunDone) => ExplainRecord | null;
 }
 
 /** One response with its views; used for the editor tabs and for uploads. */
@@ -160,6 +167,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
   const [sectionIndex, setSectionIndex] = useState(0);
   const section = view.sections[sectionIndex] ?? null;
   const rows = section ? tableRows(section.payload) : null;
+  const explainRecord = view.isMulti ? undefined : (props.recordExplainer?.(props.run) ?? undefined);
   const hasPayload = section !== null && section.payload !== null;
   const fallback: View = view.shape === 'not-json' || (view.tooDeep && !hasPayload && errors.length === 0) ? 'raw' : !hasPayload && errors.length > 0 ? 'errors' : Array.isArray(section?.payload) ? 'table' : 'json';
 
@@ -221,7 +229,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
       <div className="view-body">
         {current === 'table' && rows && rows.length === 0 && Array.isArray(section?.payload) &&
           part('The Table view', <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />)}
-        {current === 'table' && rows && rows.length > 0 && part('The Table view', <PayloadTable key={sectionIndex} rows={rows} search={searching} onMatches={onMatches} />)}
+        {current === 'table' && rows && rows.length > 0 && part('The Table view', <PayloadTable key={sectionIndex} rows={rows} explainRecord={explainRecord} search={searching} onMatches={onMatches} />)}
         {current === 'json' && section && part('The JSON view', <JsonTree key={sectionIndex} value={section.payload} search={searching} onMatches={onMatches} />)}
         {current === 'errors' && part('The Errors view', <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />)}
         {current === 'sql' && props.onAskForSql && part('The SQL view', <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />)}

@@ -8,16 +8,21 @@
  * and the grid is one tab stop, the selected cell (or the first cell on screen when the selected one
  * was scrolled away). Arrow keys, Home and End move the selection and the focus with it; Enter or
  * Space opens a nested value; ArrowUp from the first row reaches the column headers, whose buttons sort.
+ * With `explainRecord`, a record's context menu (right-click, ContextMenu key, Shift+F10) asks why a
+ * user cannot see it.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { copyToClipboard } from '../../components/clipboard.ts';
 import { formatCount } from '../../components/format.ts';
 import { useServices } from '../../state/services.ts';
 import { cutSentence, firstOf, SHOWN_COLUMNS } from './count-bounds.ts';
 import { CutNotice } from './CutNotice.tsx';
+import { opensContextMenu, recordIdOf, type ExplainRecord } from './record-actions.ts';
+import { RecordMenu, type MenuPlace } from './RecordMenu.tsx';
 import { currentOf, tableMatches, type Searchable } from './response-search.ts';
+import { WhyNotRecordDialog } from './WhyNotRecordDialog.tsx';
 import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, moveSelection, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
 
 const ROW_HEIGHT = 25;
@@ -34,7 +39,7 @@ function valueClass(value: JsonValue | undefined): string {
   return 'v-str';
 }
 
-export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Element {
+export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: ExplainRecord } & Searchable): JSX.Element {
   const { toasts } = useServices();
   const { rows } = props;
   // A row of 5,000 columns would put 5,000 cells per row in the DOM: the first SHOWN_COLUMNS are drawn.
@@ -49,6 +54,9 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
   // Set by a key that moved the selection: the focus follows once the cell is drawn (it may be a
   // row the virtualizer has yet to render).
   const focusWanted = useRef(false);
+  // The record menu, where it opened, and the "why not" dialog it leads to.
+  const [menu, setMenu] = useState<{ at: MenuPlace; row: number; column: string; id: number } | null>(null);
+  const [asking, setAsking] = useState<{ row: number; column: string; id: number } | null>(null);
   const totalWidth = INDEX_WIDTH + columns.reduce((w, c) => w + widthOf(c), 0);
 
   const { search, onMatches } = props;
@@ -119,8 +127,30 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
     }
   };
 
-  /** Keys on a cell: copy, move (the focus follows), open a nested value, up into the headers. */
+  /** Opens the record menu of a row with an id, when there is something to offer. */
+  const openMenu = (at: MenuPlace, row: number, column: string): boolean => {
+    const id = recordIdOf(rows[row]);
+    if (!props.explainRecord || id === null) return false;
+    setSelected({ row, column });
+    setMenu({ at, row, column, id });
+    return true;
+  };
+  const onCellContextMenu = (e: MouseEvent, row: number, column: string) => {
+    if (openMenu({ x: e.clientX, y: e.clientY }, row, column)) e.preventDefault();
+  };
+  /** Back to the cell the menu or dialog was opened on. */
+  const refocus = (row: number, column: string) => {
+    focusWanted.current = true;
+    setSelected({ row, column });
+  };
+
+  /** Keys on a cell: copy, move (the focus follows), open a nested value or the menu, up into the headers. */
   const onCellKeyDown = (e: KeyboardEvent, row: number, column: string) => {
+    if (opensContextMenu(e)) {
+      const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+      if (openMenu({ x: box.left, y: box.bottom }, row, column)) e.preventDefault();
+      return;
+    }
     if ((e.ctrlKey || e.metaKey) && e.key === 'c' && !window.getSelection()?.toString()) {
       e.preventDefault();
       copyCell();
@@ -226,6 +256,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
                         onClick={() => setSelected({ row: rowIndex, column: c })}
                         onFocus={() => !isSelected && setSelected({ row: rowIndex, column: c })}
                         onKeyDown={(e) => onCellKeyDown(e, rowIndex, c)}
+                        onContextMenu={(e) => onCellContextMenu(e, rowIndex, c)}
                       >
                         {nested ? (
                           // Reached through its cell (Enter or Space), so the grid stays one tab stop.
@@ -254,6 +285,30 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
           })}
         </div>
       </div>
+      {menu && (
+        <RecordMenu
+          at={menu.at}
+          id={menu.id}
+          onClose={() => {
+            setMenu(null);
+            refocus(menu.row, menu.column);
+          }}
+          onWhyNot={() => {
+            setMenu(null);
+            setAsking(menu);
+          }}
+        />
+      )}
+      {asking && props.explainRecord && (
+        <WhyNotRecordDialog
+          id={asking.id}
+          explain={props.explainRecord}
+          onClose={() => {
+            setAsking(null);
+            refocus(asking.row, asking.column);
+          }}
+        />
+      )}
     </div>
   );
 }
