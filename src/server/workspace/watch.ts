@@ -15,6 +15,7 @@ import { WorkspaceError } from './errors.ts';
 import { formatPreview, previewMigration, type MigrationPreview } from './migration-preview.ts';
 import { loadWorkspace } from './resolve.ts';
 import type { Workspace } from './types.ts';
+import type { WatchStatus } from './watch-status.ts';
 
 export interface WatchOptions {
   file: string;
@@ -26,6 +27,10 @@ export interface WatchOptions {
   restart(ws: Workspace): Promise<void>;
   out(line: string): void;
   err(line: string): void;
+  /** Where the last save not applied is kept for the console (`/healthz`); none: the terminal only. */
+  status?: WatchStatus;
+  /** The file as the user named it: what the console is shown instead of the absolute path. */
+  shownAs?: string;
   /** Quiet time after the last change before the file is read (editors write in several steps). */
   debounceMs?: number;
 }
@@ -41,6 +46,9 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   const name = basename(options.file);
+  const shownAs = options.shownAs ?? name;
+  // The console sees the file as the user named it, never the absolute path of this machine.
+  const refuse = (error: string, preview: string | null = null): void => options.status?.refused(error.split(options.file).join(shownAs), preview);
   // The folder, not the file: editors that save by writing a new file and renaming it replace the inode.
   const watcher: FSWatcher = watch(dirname(options.file), (_event, changed) => {
     if (changed !== null && changed !== name) return;
@@ -59,25 +67,29 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
     } catch (error) {
       if (!(error instanceof WorkspaceError)) throw error;
       options.err(`jql-console: the workspace was not applied; the server keeps the one it runs: ${error.message}`);
+      refuse(`The workspace was not applied; the server keeps the one it runs: ${error.message}`);
       return;
     }
     const preview = previewOf(options.dataDir, current, next);
     if (preview.changes.length > 0) options.out(formatPreview(preview));
     const refused = preview.changes.some((c) => c.kind === 'refused');
     if (refused || (preview.losesData && !options.allowDestructive)) {
-      options.err(
-        refused
-          ? 'jql-console: the workspace was not applied: stored values do not fit it (REFUSED above). The server keeps the one it runs.'
-          : 'jql-console: the workspace was not applied: it would stop serving stored values (LOSES above). Start with --allow-destructive to apply such changes.',
-      );
+      const why = refused
+        ? 'the workspace was not applied: stored values do not fit it (REFUSED above). The server keeps the one it runs.'
+        : 'the workspace was not applied: it would stop serving stored values (LOSES above). Start with --allow-destructive to apply such changes.';
+      options.err(`jql-console: ${why}`);
+      refuse(why.charAt(0).toUpperCase() + why.slice(1), formatPreview(preview));
       return;
     }
+    // Cleared first: the new start never shows the error of a save this one replaces.
+    options.status?.clear();
     try {
       await options.restart(next);
       current = next;
       options.out(`Workspace applied from ${options.file}.`);
     } catch (error) {
       options.err(`jql-console: the workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
+      refuse(`The workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
       await options.restart(current);
     }
   };
