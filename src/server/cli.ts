@@ -154,7 +154,6 @@ async function serve(args: string[]): Promise<void> {
         allowDestructive,
         current: server.state.ws,
         ...(watchStatus ? { status: watchStatus } : {}),
-        shownAs: options.workspace as string,
         // Same port, same data folder: clients reconnect to the address they know.
         restart: async (ws) => {
           await server.close();

@@ -37,7 +37,7 @@ describe('jql-console serve --watch', () => {
   it('applies an added field, keeps the workspace on a broken save, and previews a lossy one without applying it', async () => {
     const dir = tempDir('jql-watch-');
     const file = writeWorkspace(WORKSPACE, dir);
-    // Named relative to the folder it runs in: the console is shown that name, not the absolute path.
+    // Named relative to the folder it runs in; the console is shown the file's name alone either way.
     child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), 'serve', '--workspace', basename(file), '--data', join(dir, 'data'), '--port', '0', '--watch'], {
       cwd: dir,
       env: { ...process.env, JQL_ADMIN: 'root:root-password-1' },

@@ -29,8 +29,6 @@ export interface WatchOptions {
   err(line: string): void;
   /** Where the last save not applied is kept for the console (`/healthz`); none: the terminal only. */
   status?: WatchStatus;
-  /** The file as the user named it: what the console is shown instead of the absolute path. */
-  shownAs?: string;
   /** Quiet time after the last change before the file is read (editors write in several steps). */
   debounceMs?: number;
 }
@@ -46,9 +44,8 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   const name = basename(options.file);
-  const shownAs = options.shownAs ?? name;
-  // The console sees the file as the user named it, never the absolute path of this machine.
-  const refuse = (error: string, preview: string | null = null): void => options.status?.refused(error.split(options.file).join(shownAs), preview);
+  // The console (maybe on another machine) is told the file's name, never the folders of this one.
+  const refuse = (error: string, preview: string | null = null): void => options.status?.refused(error.split(options.file).join(name), preview);
   // The folder, not the file: editors that save by writing a new file and renaming it replace the inode.
   const watcher: FSWatcher = watch(dirname(options.file), (_event, changed) => {
     if (changed !== null && changed !== name) return;
