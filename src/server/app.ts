@@ -32,6 +32,8 @@ import { collectionsRoute } from './collections/collections-route.ts';
 import type { CloneJobs } from './clone/clone-jobs.ts';
 import { cloneRoute } from './clone/clone-route.ts';
 import { copyProxyRoute } from './clone/copy-proxy.ts';
+import type { WatchStatus } from './workspace/watch-status.ts';
+import { workspaceDigest } from './workspace/workspace-digest.ts';
 
 export interface AppOptions extends StateOptions {
   /** The address the server listens on (default 127.0.0.1): a loopback one answers loopback Hosts only. */
@@ -52,6 +54,8 @@ export interface AppOptions extends StateOptions {
    * embedded server serves neither: its page is app://, and it hands no credential to any caller.
    */
   serveConsole?: boolean;
+  /** `serve --watch`: the last save not applied, shown by `/healthz` (it outlives each restart). */
+  watchStatus?: WatchStatus;
 }
 
 export interface BuiltApp {
@@ -122,7 +126,10 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const run: RunJql = (input, log) => runRequest(state, input, log);
   const prefix = state.basePath;
   await app.register(async (scope) => {
-    scope.get('/healthz', async () => ({ status: 'ok', version: state.version }));
+    // The digest tells the console when to fetch `describe` again; `watch` is there under `serve --watch` only.
+    const workspace = { digest: workspaceDigest(state.ws) };
+    const watch = options.watchStatus;
+    scope.get('/healthz', async () => ({ status: 'ok', version: state.version, workspace, ...(watch ? { watch: watch.snapshot() } : {}) }));
   }, { prefix });
   // One bound for the answers of both routes (docs/protocol.md "Limits" heldAnswerBytes).
   const held = new HeldAnswers(state.ws.limits.heldAnswerBytes);

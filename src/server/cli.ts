@@ -19,6 +19,7 @@ import { CLONE_HELP, cloneCommand, FROM_DESCRIBE_HELP, workspaceCommand } from '
 import { escapeControl } from '../shared/terminal-text.ts';
 import { CHECK_HELP, checkCommand } from './workspace/check-command.ts';
 import { watchWorkspace } from './workspace/watch.ts';
+import { WatchStatus } from './workspace/watch-status.ts';
 import { asksForHelp, findCommand, formatHelp, formatOverview, type CommandHelp } from './cli-help.ts';
 
 const SERVE_HELP: CommandHelp = {
@@ -140,7 +141,9 @@ async function serve(args: string[]): Promise<void> {
   const { watch, allowDestructive, ...options } = parseServeArgs(args);
   // The browser-mode console's "Reproduce locally": copies go under the data directory.
   const clones = options.localAdmin ? new CloneJobs({ root: join(options.dataDir, 'clones'), serve: serveCopy, basePath: options.basePath ?? '' }) : undefined;
-  let server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
+  // One status for every start: a restart's `/healthz` still tells the console about the last bad save.
+  const watchStatus = watch ? new WatchStatus() : undefined;
+  let server = await start({ ...options, logger: { level: 'warn' }, ...(clones ? { clones } : {}), ...(watchStatus ? { watchStatus } : {}) });
   console.log(`JQL server listening on ${server.url}`);
   // The only way in as the local admin: a key made for this start (docs/protocol.md "The local admin").
   if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
@@ -150,10 +153,11 @@ async function serve(args: string[]): Promise<void> {
         dataDir: options.dataDir,
         allowDestructive,
         current: server.state.ws,
+        ...(watchStatus ? { status: watchStatus } : {}),
         // Same port, same data folder: clients reconnect to the address they know.
         restart: async (ws) => {
           await server.close();
-          server = await start({ ...options, port: server.port, resolvedWorkspace: ws, logger: { level: 'warn' }, ...(clones ? { clones } : {}) });
+          server = await start({ ...options, port: server.port, resolvedWorkspace: ws, logger: { level: 'warn' }, ...(clones ? { clones } : {}), watchStatus });
           if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
         },
         out: (line) => console.log(line),

@@ -5,6 +5,8 @@
  */
 export const connectionKeys = {
   status: (connectionId: string, baseUrl: string) => ['connection', 'status', { connectionId, baseUrl }] as const,
+  /** `/healthz` alone, polled for the workspace digest and a watching server's last unapplied save. */
+  health: (connectionId: string, baseUrl: string) => ['connection', 'health', { connectionId, baseUrl }] as const,
 };
 
 export const schemaKeys = {

@@ -94,7 +94,8 @@ describe('diagnostics and health', () => {
 
   it('answers /healthz', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/healthz' });
-    expect(JSON.parse(res.body)).toEqual({ status: 'ok', version: expect.any(String) });
+    // No `watch` key: this server does not watch its workspace file.
+    expect(JSON.parse(res.body)).toEqual({ status: 'ok', version: expect.any(String), workspace: { digest: expect.stringMatching(/^[0-9a-f]{64}$/) } });
   });
 });
 

@@ -3,7 +3,7 @@
 // values prints the preview and changes nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 
@@ -37,8 +37,9 @@ describe('jql-console serve --watch', () => {
   it('applies an added field, keeps the workspace on a broken save, and previews a lossy one without applying it', async () => {
     const dir = tempDir('jql-watch-');
     const file = writeWorkspace(WORKSPACE, dir);
-    child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), 'serve', '--workspace', file, '--data', join(dir, 'data'), '--port', '0', '--watch'], {
-      cwd: root,
+    // Named relative to the folder it runs in; the console is shown the file's name alone either way.
+    child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), 'serve', '--workspace', basename(file), '--data', join(dir, 'data'), '--port', '0', '--watch'], {
+      cwd: dir,
       env: { ...process.env, JQL_ADMIN: 'root:root-password-1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -52,6 +53,10 @@ describe('jql-console serve --watch', () => {
       return { status: res.status, body: (await res.json()) as { __payload__: any } };
     };
     const fieldsOf = async () => Object.keys((await post({ __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } })).body.__payload__.apps.notes.models.Note.fields);
+    type Health = { workspace: { digest: string }; watch: { error: string | null; preview: string | null } };
+    const health = async () => (await (await fetch(`${url}/healthz`)).json()) as Health;
+    const first = await health();
+    expect(first.watch).toEqual({ error: null, preview: null });
     const token = (await post({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'root', password: 'root-password-1' })).body.__payload__.token as string;
     await post({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'kept', body: 'a body worth keeping' });
 
@@ -62,12 +67,20 @@ describe('jql-console serve --watch', () => {
     await until(async () => ((await fieldsOf()).includes('pinned') ? true : null), 'the new field in describe');
     expect((await post({ __meta__: { namespace: 'system.User', intent: 'count' } }, token)).status).toBe(200);
     expect(out).toContain('add     notes.Note.pinned: new field');
+    const applied = await health();
+    expect(applied.workspace.digest).not.toBe(first.workspace.digest);
+    expect(applied.watch).toEqual({ error: null, preview: null });
 
     // A broken save: the server keeps answering with the workspace it runs, and says where.
     writeFileSync(file, '{\n  "apps": {\n    "notes": \n');
     await until(async () => (err.includes('was not applied') ? true : null), 'the broken-save message');
     expect(err).toMatch(/not valid JSON/);
     expect(await fieldsOf()).toContain('pinned');
+    const broken = await health();
+    expect(broken.workspace.digest).toBe(applied.workspace.digest);
+    expect(broken.watch.error).toMatch(new RegExp(`^The workspace was not applied; the server keeps the one it runs: Invalid workspace ${basename(file)}: not valid JSON: `));
+    expect(broken.watch.error).not.toContain(dir);
+    expect(broken.watch.preview).toBeNull();
 
     // A removed field that holds values: previewed, not applied.
     delete added.apps.notes.models.Note.fields.body;
@@ -78,6 +91,14 @@ describe('jql-console serve --watch', () => {
     expect(await fieldsOf()).toContain('body');
     const note = await post({ __meta__: { namespace: 'notes.Note', intent: 'retrieve' }, body: null });
     expect(note.body.__payload__).toEqual([{ id: 1, body: 'a body worth keeping' }]);
+    const lossy = await health();
+    expect(lossy.watch.error).toContain('it would stop serving stored values');
+    expect(lossy.watch.preview).toContain('LOSES   notes.Note.body: field removed: 1 rows hold values');
+    expect(lossy.workspace.digest).toBe(applied.workspace.digest);
+
+    // Back to the running workspace: applied (nothing to change), and the banner's cause is gone.
+    writeFileSync(file, JSON.stringify({ ...added, apps: { notes: { models: { Note: { ...added.apps.notes.models.Note, fields: { ...added.apps.notes.models.Note.fields, body: { type: 'text', null: true } } } } } } }, null, 2));
+    await until(async () => ((await health()).watch.error === null ? true : null), 'the cleared watch error');
   }, 90_000);
 
   it('imports a changed controllers module as a new instance, without a restart by hand', async () => {

@@ -16,6 +16,7 @@ import { WorkspaceError } from './errors.ts';
 import { formatPreview, previewMigration, type MigrationPreview } from './migration-preview.ts';
 import { loadWorkspace } from './resolve.ts';
 import type { Workspace } from './types.ts';
+import type { WatchStatus } from './watch-status.ts';
 
 export interface WatchOptions {
   file: string;
@@ -27,6 +28,8 @@ export interface WatchOptions {
   restart(ws: Workspace): Promise<void>;
   out(line: string): void;
   err(line: string): void;
+  /** Where the last save not applied is kept for the console (`/healthz`); none: the terminal only. */
+  status?: WatchStatus;
   /** Quiet time after the last change before the file is read (editors write in several steps). */
   debounceMs?: number;
 }
@@ -41,6 +44,9 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
   let current = options.current;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
+  const name = basename(options.file);
+  // The console (maybe on another machine) is told the file's name, never the folders of this one.
+  const refuse = (error: string, preview: string | null = null): void => options.status?.refused(error.split(options.file).join(name), preview);
   const changed = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -59,7 +65,7 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
       let entry = watchers.get(dir);
       if (!entry) {
         const names = new Set<string>();
-        entry = { names, watcher: watch(dir, (_event, name) => (name === null || names.has(name) ? changed() : undefined)) };
+        entry = { names, watcher: watch(dir, (_event, file) => (file === null || names.has(file) ? changed() : undefined)) };
         watchers.set(dir, entry);
       }
       entry.names.add(basename(file));
@@ -76,19 +82,22 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
     } catch (error) {
       if (!(error instanceof WorkspaceError)) throw error;
       options.err(`jql-console: the workspace was not applied; the server keeps the one it runs: ${error.message}`);
+      refuse(`The workspace was not applied; the server keeps the one it runs: ${error.message}`);
       return;
     }
     const preview = previewOf(options.dataDir, current, next);
     if (preview.changes.length > 0) options.out(formatPreview(preview));
     const refused = preview.changes.some((c) => c.kind === 'refused');
     if (refused || (preview.losesData && !options.allowDestructive)) {
-      options.err(
-        refused
-          ? 'jql-console: the workspace was not applied: stored values do not fit it (REFUSED above). The server keeps the one it runs.'
-          : 'jql-console: the workspace was not applied: it would stop serving stored values (LOSES above). Start with --allow-destructive to apply such changes.',
-      );
+      const why = refused
+        ? 'the workspace was not applied: stored values do not fit it (REFUSED above). The server keeps the one it runs.'
+        : 'the workspace was not applied: it would stop serving stored values (LOSES above). Start with --allow-destructive to apply such changes.';
+      options.err(`jql-console: ${why}`);
+      refuse(why.charAt(0).toUpperCase() + why.slice(1), formatPreview(preview));
       return;
     }
+    // Cleared first: the new start never shows the error of a save this one replaces.
+    options.status?.clear();
     try {
       await options.restart(next);
       current = next;
@@ -96,6 +105,7 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
       options.out(`Workspace applied from ${options.file}.`);
     } catch (error) {
       options.err(`jql-console: the workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
+      refuse(`The workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
       await options.restart(current);
     }
   };

@@ -4,6 +4,7 @@ import { DeploymentBadge } from '../../components/DeploymentBadge.tsx';
 import { ServerWords } from '../../components/ServerWords.tsx';
 import type { Connection } from '../../state/connections-store.ts';
 import { useConnectionStatus } from './use-connection-status.ts';
+import { useWorkspaceWatch } from './use-workspace-watch.ts';
 
 export function ConnectionItem(props: {
   connection: Connection;
@@ -19,6 +20,7 @@ export function ConnectionItem(props: {
 }): JSX.Element {
   const { connection } = props;
   const status = useConnectionStatus(connection);
+  const watch = useWorkspaceWatch(connection);
   const state = status.isPending ? 'checking' : status.isError ? 'unreachable' : 'reachable';
   const user = status.data?.user?.username ?? (connection.signedIn ? connection.user?.username : undefined);
   const remote = connection.kind === 'remote';
@@ -49,6 +51,18 @@ export function ConnectionItem(props: {
           {props.workspaceLabel && <span className="conn-url">{props.workspaceLabel}</span>}
         </span>
       </button>
+      {watch && (
+        // The server runs its previous workspace: the words are the server's (the same the terminal shows).
+        <div className="conn-watch banner banner-warn" role="alert" data-testid="connection-watch">
+          <span className="conn-watch-head">The last save of the workspace file was not applied.</span>
+          {watch.error && <ServerWords text={watch.error} own={!remote} testId="connection-watch-error" className="conn-watch-error" />}
+          {watch.preview && (
+            <pre className="conn-watch-preview" data-testid="connection-watch-preview">
+              {watch.preview}
+            </pre>
+          )}
+        </div>
+      )}
       {local && (
         <div className="conn-actions">
           {/* A copy made by "Reproduce locally": its server runs until the console's stops. */}

@@ -4,12 +4,21 @@
  * versions are server words: cleaned and cut (server-text.ts) before the sidebar shows them.
  */
 import * as v from 'valibot';
-import { count, label, record } from './fields.ts';
+import { count, detailText, label, message, record } from './fields.ts';
 import { lenientList, readPart, type Misfit } from './lenient.ts';
 
 export interface Health {
   status: string;
   version: string;
+  /** Changes when the server's workspace does: the console then fetches `describe` again. */
+  digest?: string;
+  /** `serve --watch` only: the last save the server did not apply, or nulls. */
+  watch?: WatchReport;
+}
+
+export interface WatchReport {
+  error: string | null;
+  preview: string | null;
 }
 
 export interface SignedInUser {
@@ -24,12 +33,20 @@ export interface LoginAnswer {
   user: SignedInUser | null;
 }
 
-const healthSchema = record({ status: v.optional(label, 'ok'), version: label });
+// `workspace` and `watch` are extras: a server without them (or with a part that does not fit) is still healthy.
+const healthSchema = record({
+  status: v.optional(label, 'ok'),
+  version: label,
+  workspace: v.optional(v.fallback(record({ digest: label }), undefined as never)),
+  watch: v.optional(v.fallback(record({ error: v.nullable(message), preview: v.nullable(detailText) }), undefined as never)),
+});
 
 /** Null when the body is no JQL health answer (a proxy page, another service). */
 export function readHealth(body: unknown): Health | null {
   const result = v.safeParse(healthSchema, body);
-  return result.success ? { status: result.output.status, version: result.output.version } : null;
+  if (!result.success) return null;
+  const { status, version, workspace, watch } = result.output;
+  return { status, version, ...(workspace ? { digest: workspace.digest } : {}), ...(watch ? { watch } : {}) };
 }
 
 const userSchema = v.pipe(
