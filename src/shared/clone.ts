@@ -71,6 +71,20 @@ export type CloneJobStatus =
   | { state: 'failed'; progress: CloneProgress; message: string }
   | { state: 'cancelled'; progress: CloneProgress };
 
+/** One read stopped because the source paged wrongly (`clone-manifest.json` "incomplete"). */
+export interface CloneIncomplete {
+  /** `app.Model` (or `app.Collection`). */
+  model: string;
+  /** Which read: "crm.Case (the query)", "crm.Comment (comments of crm.Case)". */
+  read: string;
+  /** What the source did, and on which page. */
+  reason: string;
+  /** Records this read got before it stopped. */
+  copied: number;
+  /** The read's total as the source said it (`filtered`), or null when it did not say. */
+  sourceSaid: number | null;
+}
+
 export interface CloneManifest {
   format: 1;
   source: { url: string; workspace: string; version: string | null };
@@ -94,6 +108,11 @@ export interface CloneManifest {
   files: { metadataOnly: number; downloaded: number; alreadyStored: number };
   /** What could not be copied, each with why. */
   notCopied: Array<{ what: string; reason: string }>;
+  /**
+   * Reads the source did not page as asked (ids repeated or falling, an empty page while it said
+   * more): each stopped there, so the copy of that model is partial. Empty when none.
+   */
+  incomplete: CloneIncomplete[];
   /** The workspace's notes (controllers and hooks not copied, options left out). */
   notes: string[];
 }

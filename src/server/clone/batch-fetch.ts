@@ -7,6 +7,11 @@
  * (413) is asked again in halves. A read refused inside a multi-query may only have met what the
  * reads before it spent of the request's one answer budget: it is asked again alone, at the same page
  * size, and only a refusal alone halves its page.
+ *
+ * Pages come in `id` order, so each page's ids must rise past every id of the read before it. A
+ * source that pages wrongly (ids repeated, ids falling, or an empty page while it says more are left)
+ * would loop forever or copy a part while seeming whole: that read stops there and is reported
+ * (`onIncomplete`), so the manifest and the command say the copy is partial (issue 32.9).
  */
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { isPlainObject } from '../query/normalize.ts';
@@ -41,6 +46,19 @@ export interface BatchOptions {
    * false to stop asking for more pages of any read (the record cap was reached).
    */
   onPage(spec: FetchSpec, records: JsonObject[], total: number | null): boolean;
+  /** Hears a read stopped because the source paged wrongly; its records so far were given to onPage. */
+  onIncomplete(report: IncompleteRead): void;
+}
+
+/** A read the source did not page as asked, stopped at the page where that showed. */
+export interface IncompleteRead {
+  spec: FetchSpec;
+  /** "the source repeated ids on page 2 (ids 5-9 again)". */
+  reason: string;
+  /** Distinct records the read got before it stopped (the bad page's new ones included). */
+  copied: number;
+  /** The read's total as the source said it (`filtered`), or null when it did not say. */
+  sourceSaid: number | null;
 }
 
 interface Pending {
@@ -49,13 +67,18 @@ interface Pending {
   limit: number;
   /** The highest id of the pages so far: pages in `id` order must pass it, or the read stops. */
   lastId: number;
+  /** Pages answered so far, and the ids they held (to name repeated ones). */
+  pages: number;
+  seen: Set<number>;
+  /** The source's `filtered` for the read, from its first page. */
+  total: number | null;
   /** Refused beside other reads: asked in a request of its own from then on. */
   alone?: boolean;
 }
 
 export async function fetchBatches(remote: RemoteServer, specs: readonly FetchSpec[], options: BatchOptions): Promise<FetchFailure[]> {
   const failures: FetchFailure[] = [];
-  let queue: Pending[] = specs.map((spec) => ({ spec, offset: 0, limit: options.pageSize, lastId: 0 }));
+  let queue: Pending[] = specs.map((spec) => ({ spec, offset: 0, limit: options.pageSize, lastId: 0, pages: 0, seen: new Set(), total: null }));
   let proceed = true;
   while (queue.length > 0 && proceed) {
     const batch = nextBatch(queue, options.perRequest);
@@ -75,17 +98,48 @@ export async function fetchBatches(remote: RemoteServer, specs: readonly FetchSp
         continue;
       }
       const records = answer.records;
+      const total = pending.offset === 0 ? answer.total : pending.total;
+      const fault = pagingFault(pending, records, total);
+      for (const record of records) pending.seen.add(record.id as number);
       proceed = options.onPage(pending.spec, records, pending.offset === 0 ? answer.total : null) && proceed;
+      if (fault !== null) {
+        options.onIncomplete({ spec: pending.spec, reason: fault, copied: pending.seen.size, sourceSaid: total });
+        continue;
+      }
       const offset = pending.offset + records.length;
-      const lastId = Math.max(0, ...records.map((record) => record.id as number));
-      // A source that does not page as asked (the same records again) would otherwise loop forever.
-      const moved = lastId > pending.lastId;
-      const more = answer.total !== null ? offset < answer.total : records.length >= pending.limit;
-      if (records.length > 0 && moved && more) next.push({ ...pending, offset, lastId });
+      const more = total !== null ? offset < total : records.length >= pending.limit;
+      if (records.length > 0 && more) next.push({ ...pending, offset, lastId: records.at(-1)!.id as number, pages: pending.pages + 1, total });
     }
     queue = [...next, ...rest];
   }
   return failures;
+}
+
+/**
+ * Why a page shows the source is not paging by `id` as asked, or null: an id it gave before, an id
+ * below the one before it, or no records while its total says more are left.
+ */
+function pagingFault(pending: Pending, records: readonly JsonObject[], total: number | null): string | null {
+  const page = pending.pages + 1;
+  if (records.length === 0) return total !== null && pending.offset < total ? `the source answered page ${page} with no records, though it said ${total} match` : null;
+  const ids = records.map((record) => record.id as number);
+  const repeated = ids.filter((id, i) => pending.seen.has(id) || ids.indexOf(id) !== i);
+  if (repeated.length > 0) return `the source repeated ids on page ${page} (${idList(repeated)} again)`;
+  let before = pending.lastId;
+  for (const id of ids) {
+    if (id < before) return `the source's ids fell on page ${page} (id ${id} after id ${before}) while paging by id ascending`;
+    before = id;
+  }
+  return null;
+}
+
+/** "ids 5-9", "id 4", or "ids 2, 7, 9 and 3 more". */
+function idList(ids: readonly number[]): string {
+  const list = [...new Set(ids)].sort((a, b) => a - b);
+  if (list.length === 1) return `id ${list[0]}`;
+  if (list.at(-1)! - list[0]! === list.length - 1) return `ids ${list[0]}-${list.at(-1)}`;
+  const shown = 5;
+  return `ids ${list.slice(0, shown).join(', ')}${list.length > shown ? ` and ${list.length - shown} more` : ''}`;
 }
 
 /** The reads of the next request: a read that must be asked alone, or the reads before the next such one. */

@@ -35,6 +35,7 @@ describe('fetchBatches', () => {
     ];
     const got = new Map<string, number>();
     const pageSizes: number[] = [];
+    const incomplete: unknown[] = [];
     const failures = await fetchBatches(remote, specs, {
       pageSize: PAGE,
       perRequest: 4,
@@ -43,8 +44,10 @@ describe('fetchBatches', () => {
         if (spec.namespace === 'lib.Author') pageSizes.push(records.length);
         return true;
       },
+      onIncomplete: (report) => incomplete.push(report),
     });
     expect(failures).toEqual([]);
+    expect(incomplete).toEqual([]);
     expect(Object.fromEntries(got)).toEqual({ 'lib.Book': 6 * PAGE, 'lib.Author': 2 });
     // Both authors in one page: the page was not shrunk for a refusal that was the books' doing.
     expect(pageSizes).toEqual([2]);

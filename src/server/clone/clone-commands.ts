@@ -38,7 +38,7 @@ export const FROM_DESCRIBE_HELP: CommandHelp = {
 export const CLONE_HELP: CommandHelp = {
   words: ['clone'],
   usage: 'URL --query FILE --out DIR [options]',
-  summary: 'Copies what the query reads on the server (and the records it refers to) into a data directory that serve runs.',
+  summary: 'Copies what the query reads on the server (and the records it refers to) into a data directory that serve runs; exits 3 when the source paged wrongly and the copy is partial.',
   options: [
     { flag: '--query', value: 'FILE', help: "The query: a JSON document, or a collection's request file (*.jql.json)." },
     { flag: '--out', value: 'DIR', help: 'The new data directory (created, or an empty folder).' },
@@ -53,6 +53,9 @@ export const CLONE_HELP: CommandHelp = {
     { flag: '--quiet', help: 'No progress line, even on a terminal.' },
   ],
 };
+
+/** `clone`'s exit code when the copy was written but the source paged wrongly, so some model is partial. */
+export const PARTIAL_COPY_EXIT = 3;
 
 export class CloneCommandUsageError extends Error {
   override readonly name = 'CloneCommandUsageError';
@@ -153,6 +156,10 @@ export async function cloneCommand(argv: readonly string[], io: CommandIo = proc
   } finally {
     progress.done();
   }
+  for (const entry of manifest.incomplete) {
+    const of = entry.sourceSaid !== null ? ` of the ${entry.sourceSaid} it said match` : '';
+    io.err(escapeControl(`jql-console: the copy of ${entry.model} is partial: ${entry.reason}, so reading ${entry.read} stopped after ${entry.copied} record(s)${of}; clone-manifest.json "incomplete" names it.`));
+  }
   const leftOut = manifest.notCopied.filter((item) => item.what.startsWith('the bytes of file')).length;
   if (leftOut > 0) io.err(`jql-console: the bytes of ${leftOut} file(s) were not copied (over a size limit, or not served as described); clone-manifest.json names each and why.`);
   const records = Object.values(manifest.counts).reduce((sum, n) => sum + n, 0);
@@ -161,7 +168,8 @@ export async function cloneCommand(argv: readonly string[], io: CommandIo = proc
       `${manifest.notCopied.length} item(s) not copied (see clone-manifest.json). Serve it with:\n` +
       `  npx jql-console serve --workspace ${values.out}/${CLONE_WORKSPACE_FILE} --data ${values.out}`,
   );
-  return 0;
+  // The copy is kept, but a script must not take it for the whole case (docs/workspace.md).
+  return manifest.incomplete.length > 0 ? PARTIAL_COPY_EXIT : 0;
 }
 
 /** A query file larger than this is refused unread: 1 MiB holds any query a person writes. */

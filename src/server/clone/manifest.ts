@@ -36,6 +36,11 @@ export function manifestOf(input: ManifestInput): CloneManifest {
     const shown = list.slice(0, IDS_SHOWN).join(', ') + (list.length > IDS_SHOWN ? ` and ${list.length - IDS_SHOWN} more` : '');
     notCopied.push({ what: `${namespace} ${shown}`, reason: 'referenced by copied records, but the source did not answer them (deleted, or outside your row scope)' });
   }
+  const incomplete = walked.incomplete.map(({ spec, reason, copied, sourceSaid }) => ({ model: spec.namespace, read: spec.label, reason, copied, sourceSaid }));
+  for (const entry of incomplete) {
+    const of = entry.sourceSaid !== null ? ` of the ${entry.sourceSaid} it said match` : '';
+    notCopied.push({ what: `the rest of ${entry.read} (${entry.copied} record(s) read${of})`, reason: `${entry.reason}, so reading it stopped there` });
+  }
   if (walked.truncated) notCopied.push({ what: `records past --max-records ${input.options.maxRecords}`, reason: 'the cap was reached, so the copy is partial' });
   for (const dropped of prepared.report.dropped) notCopied.push({ what: `${dropped.namespace} ${dropped.id}`, reason: dropped.reason });
   const unlisted = prepared.report.droppedCount - prepared.report.dropped.length;
@@ -64,6 +69,7 @@ export function manifestOf(input: ManifestInput): CloneManifest {
     placeholders: [...prepared.report.placeholders].map(([field, { value, records }]) => ({ field, value, records })),
     files: { metadataOnly: input.files.metadataOnly, downloaded: input.files.downloaded, alreadyStored: input.files.alreadyStored },
     notCopied,
+    incomplete,
     notes: input.notes,
   };
 }

@@ -3,7 +3,7 @@
  * source that does not page as asked cannot keep the clone fetching forever.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchBatches } from './batch-fetch.ts';
+import { fetchBatches, type IncompleteRead } from './batch-fetch.ts';
 import { checkBaseUrl, CloneCancelledError, RemoteError, RemoteServer, retryAfterMs, type FetchLike } from './remote-server.ts';
 
 describe('RemoteServer', () => {
@@ -55,13 +55,17 @@ describe('RemoteServer', () => {
       return new Response(JSON.stringify({ __payload__: { q0: { data: [{ id: 1 }, { id: 2 }], extras: { filtered: 1_000_000 }, errors: null } }, __errors__: null }));
     };
     const pages: number[] = [];
+    const incomplete: IncompleteRead[] = [];
     const failures = await fetchBatches(new RemoteServer({ baseUrl: 'http://127.0.0.1:9', fetch: same }), [{ namespace: 'a.B', schema: 'model', label: 'a.B' }], {
       pageSize: 2,
       perRequest: 4,
       onPage: (_spec, records) => (pages.push(records.length), true),
+      onIncomplete: (report) => incomplete.push(report),
     });
     expect(failures).toEqual([]);
     expect(calls).toBe(2);
     expect(pages).toEqual([2, 2]);
+    // And it says so: the read is partial, not done (issue 32.9).
+    expect(incomplete.map(({ reason, copied, sourceSaid }) => ({ reason, copied, sourceSaid }))).toEqual([{ reason: 'the source repeated ids on page 2 (ids 1-2 again)', copied: 2, sourceSaid: 1_000_000 }]);
   });
 });

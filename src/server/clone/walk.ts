@@ -9,7 +9,7 @@
  */
 import type { JsonObject } from '../../shared/protocol.ts';
 import type { ModelDef, Workspace } from '../workspace/types.ts';
-import { fetchBatches, type FetchFailure, type FetchSpec } from './batch-fetch.ts';
+import { fetchBatches, type FetchFailure, type FetchSpec, type IncompleteRead } from './batch-fetch.ts';
 import type { RootQuery } from './query-roots.ts';
 import { RemoteError, type RemoteServer } from './remote-server.ts';
 
@@ -37,6 +37,8 @@ export interface WalkResult {
   /** Namespace -> id -> the record as the source answered it (every readable field). */
   records: Map<string, Map<number, JsonObject>>;
   failures: FetchFailure[];
+  /** Reads stopped because the source paged wrongly: the copy lacks the rest of what they match. */
+  incomplete: IncompleteRead[];
   /** Namespace -> ids that were asked for by reference and not answered. */
   missing: Map<string, Set<number>>;
   /** The record cap stopped the walk before it was done. */
@@ -50,6 +52,7 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
   const missing = new Map<string, Set<number>>();
   const counts = new Map<string, { fetched: number; total: number }>();
   const failures: FetchFailure[] = [];
+  const incomplete: IncompleteRead[] = [];
   let total = 0;
   let truncated = false;
   let level = 0;
@@ -99,6 +102,7 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
           report();
           return !truncated;
         },
+        onIncomplete: (report) => incomplete.push(report),
       })),
     );
     for (const spec of specs) owed.delete(spec);
@@ -121,7 +125,7 @@ export async function walk(remote: RemoteServer, options: WalkOptions): Promise<
     if (specs.length === 0) break;
     await run(specs);
   }
-  const result = { records, failures, missing, truncated, levels };
+  const result = { records, failures, incomplete, missing, truncated, levels };
   settleMissing(result);
   return result;
 }
