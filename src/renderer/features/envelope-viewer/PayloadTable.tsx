@@ -9,6 +9,7 @@
  * was scrolled away). Arrow keys, Home and End move the selection and the focus with it; Enter or
  * Space opens a nested value; ArrowUp from the first row reaches the column headers, whose buttons sort.
  */
+import { isBigNumber, isOutOfRange } from '../../response/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
@@ -29,6 +30,7 @@ const cellKey = (row: number, column: string) => `${row}:${column}`;
 function valueClass(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return 'v-null';
   if (typeof value === 'number') return 'v-num';
+  if (isBigNumber(value)) return isOutOfRange(value) ? 'v-num v-out-of-range' : 'v-num';
   if (typeof value === 'boolean') return 'v-bool';
   if (typeof value === 'object') return 'v-nested';
   return 'v-str';
