@@ -9,6 +9,7 @@
  * was scrolled away). Arrow keys, Home and End move the selection and the focus with it; Enter or
  * Space opens a nested value; ArrowUp from the first row reaches the column headers, whose buttons sort.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
 import { isBigNumber, isOutOfRange } from '../../response/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
@@ -182,7 +183,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
               aria-sort={sort?.column === c ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
               <button type="button" className="th-button" tabIndex={-1} data-header={c} onKeyDown={(e) => onHeaderKeyDown(e, c)} onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${c}`}>
-                {c}
+                <VisibleControls text={c} />
                 <span className="sort-mark" aria-hidden="true">{sort?.column === c ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
               </button>
             </div>
@@ -232,10 +233,10 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
                         {nested ? (
                           // Reached through its cell (Enter or Space), so the grid stays one tab stop.
                           <button type="button" className="expand" tabIndex={-1} aria-expanded={open.includes(c)} onClick={() => toggle(rowIndex, c)}>
-                            {open.includes(c) ? '▾' : '▸'} {cellText(value)}
+                            {open.includes(c) ? '▾' : '▸'} <VisibleControls text={cellText(value)} />
                           </button>
                         ) : (
-                          cellText(value)
+                          <VisibleControls text={cellText(value)} />
                         )}
                       </div>
                     );
