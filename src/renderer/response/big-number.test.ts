@@ -43,6 +43,10 @@ describe('numbers a double cannot hold (issue 31 item 4)', () => {
     expect(tableMatches(big.map((v) => ({ id: v })), [0, 1, 2, 3], ['id'], '740993').map((m) => m.row)).toEqual([0]);
   });
 
+  it('pretty-prints (the Raw view, a copied row) with the digits sent', () => {
+    expect(stringifyKeepingNumbers(parseJsonKeepingNumbers('{"id":9007199254740993,"x":1e400}'), 2)).toBe('{\n  "id": 9007199254740993,\n  "x": 1e400\n}');
+  });
+
   it('shows the digits in the JSON tree', () => {
     const root = parseJsonKeepingNumbers('{"id":9007199254740993}') as JsonValue;
     const rows = flattenTree(root, new Set(['']));

@@ -10,7 +10,6 @@
  * one other way to get such a string (a string in the data that starts with U+E000 and holds a
  * number's text) is shown as the number; the Raw view always shows the bytes as sent.
  */
-import type { JsonValue } from '../../shared/protocol.ts';
 
 export const BIG_NUMBER_PREFIX = '\uE000';
 
@@ -62,7 +61,7 @@ declare global {
 }
 
 /** JSON.stringify that writes a kept number as its digits, not as a string. */
-export function stringifyKeepingNumbers(value: JsonValue | undefined, indent?: number): string {
+export function stringifyKeepingNumbers(value: unknown, indent?: number): string {
   const raw = JSON.rawJSON;
   return JSON.stringify(value, (_key, v: unknown) => (isBigNumber(v) ? (raw ? raw(bigNumberText(v)) : bigNumberText(v)) : v), indent);
 }

@@ -10,7 +10,7 @@
  * Space opens a nested value; ArrowUp from the first row reaches the column headers, whose buttons sort.
  */
 import { VisibleControls } from '../../components/visible-controls.tsx';
-import { isBigNumber, isOutOfRange } from '../../response/big-number.ts';
+import { isBigNumber, isOutOfRange, stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
@@ -95,7 +95,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
     if (selected) void copyToClipboard(copyText(cellValue(rows[selected.row], selected.column)), 'the cell', toasts);
   };
   const copyRow = () => {
-    if (selected) void copyToClipboard(JSON.stringify(rows[selected.row], null, 2), 'the row', toasts);
+    if (selected) void copyToClipboard(stringifyKeepingNumbers(rows[selected.row], 2), 'the row', toasts);
   };
   useLayoutEffect(() => {
     if (!focusWanted.current || !selected) return;
@@ -247,7 +247,7 @@ export function PayloadTable(props: { rows: JsonValue[] } & Searchable): JSX.Ele
                     {open.map((c) => (
                       <div key={c} className="tr-detail-item">
                         <span className="muted">{c}</span>
-                        <pre>{JSON.stringify(cellValue(row, c), null, 2)}</pre>
+                        <pre>{stringifyKeepingNumbers(cellValue(row, c), 2)}</pre>
                       </div>
                     ))}
                   </div>
