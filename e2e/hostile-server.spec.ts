@@ -109,6 +109,14 @@ async function assertBounded(app: ConsolePage, bound: NonNullable<HostileEntry['
   expect(nodes, `${bound.items} in the ${bound.view} view`).toBeLessThanOrEqual(bound.max);
 }
 
+/** What the Table view shows: each expected text as one whole cell or header, no hidden text as is. */
+async function assertTable(app: ConsolePage, table: NonNullable<HostileEntry['table']>): Promise<void> {
+  await app.page.getByRole('tablist', { name: 'Response views' }).getByRole('tab', { name: /^Table/ }).click();
+  const grid = app.page.getByTestId('payload-table');
+  for (const text of table.cells) await expect(grid.locator('[role="gridcell"], [role="columnheader"]').filter({ hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`) }).first(), `a cell shows ${text}`).toBeVisible();
+  for (const text of table.hides ?? []) expect(await grid.innerText(), `the table does not show ${JSON.stringify(text)} as is`).not.toContain(text);
+}
+
 async function streamsView(app: ConsolePage, errors: string[], waitMs: number): Promise<void> {
   const streams = new StreamsPage(app.page);
   await app.showView('Streams');
@@ -140,6 +148,7 @@ for (const entry of HOSTILE_CATALOGUE) {
     // What takes a while to arrive (a 19 MB describe) is waited for where it shows.
     if (entry.showsIn === 'query' && !seen) await expect(page.getByText(entry.shows).first(), `the Query view says ${entry.shows}`).toBeVisible({ timeout: 30_000 });
     if (entry.bound) await assertBounded(app, entry.bound);
+    if (entry.table) await assertTable(app, entry.table);
 
     for (const view of ['Upload', 'History', 'Saved', 'Diff'] as const) {
       await app.showView(view);

@@ -4,6 +4,7 @@
  * into a DiffSide, and reported to the run log so the history records it. Diff never writes: a
  * document that would change data is not sent to either side, whatever the connections' kinds.
  */
+import { parseJsonKeepingNumbers } from '../response/big-number.ts';
 import type { DescribeResult, JsonValue } from '../../shared/protocol.ts';
 import { readWhyNot, sideFromBody, sideFromFailure, type DiffSide, type WhyNotResult } from '../features/diff/index.ts';
 import { withMetaKeys } from '../transport/document-meta.ts';
@@ -112,7 +113,7 @@ type Answered = { __payload__?: JsonValue; __errors__?: Array<{ message?: string
 
 function envelopeOf(bytes: ArrayBuffer): Answered | null {
   try {
-    const parsed: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    const parsed: unknown = parseJsonKeepingNumbers(new TextDecoder().decode(bytes));
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Answered) : null;
   } catch {
     return null;

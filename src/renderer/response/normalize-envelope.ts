@@ -6,6 +6,7 @@
  * nested too deeply is left out (the raw body has it), and counts that contradict the rows the
  * server sent are not shown as fact.
  */
+import { parseJsonKeepingNumbers } from './big-number.ts';
 import type { Extras, JsonValue } from '../../shared/protocol.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';
 import { readErrors, readExtras, readLabel, readMessage, readNotices, readSystem } from './schema/envelope-schema.ts';
@@ -177,7 +178,7 @@ export function normalizeText(text: string, httpStatus: number, hints: Normalize
   if (text.trim() === '') return notJsonView(httpStatus, 'The server answered with an empty body.');
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJsonKeepingNumbers(text);
   } catch (err) {
     const looksHtml = /^\s*</.test(text);
     return notJsonView(httpStatus, `The body is not JSON${looksHtml ? ' (it looks like an HTML page, as a proxy or a web server answers)' : ''}: ${(err as Error).message}`);

@@ -1,4 +1,5 @@
 /** The parts of a diff result: compare tables, errors side by side, and the record changes (paged). */
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { useState } from 'react';
 import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
 import styles from './diff.module.css';
@@ -19,7 +20,7 @@ const PAGE = 200;
 
 export function show(value: JsonValue | undefined): string {
   if (value === undefined) return '(absent)';
-  const text = JSON.stringify(value);
+  const text = isBigNumber(value) ? bigNumberText(value) : stringifyKeepingNumbers(value);
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
 }
 

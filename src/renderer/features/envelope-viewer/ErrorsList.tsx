@@ -3,6 +3,7 @@
  * in the docs. Only the first SHOWN_ERRORS are drawn (50,000 would freeze the window), with a
  * sentence saying how many more the raw answer holds.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
 import type { JSX } from 'react';
 import { isErrorCode, type ErrorCode } from '../../../shared/error-codes.ts';
 import type { JqlError } from '../../../shared/protocol.ts';
@@ -26,7 +27,7 @@ export function ErrorsList(props: {
             <button type="button" className="error-link" onClick={() => props.onReveal(i)} title="Show in the editor">
               <span className="error-code">{error.code}</span>
               {section !== null && <span className="tag">{section}</span>}
-              <span className="error-message">{error.message}</span>
+              <span className="error-message"><VisibleControls text={error.message} /></span>
               {(error.field || error.path) && (
                 <span className="error-where muted">
                   {error.field && <>field {error.field}</>}

@@ -3,6 +3,8 @@
  * The response search marks the rows that match; the current one is opened to (its containers and
  * chunk groups expand) and scrolled to.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
+import { isBigNumber, isOutOfRange } from '../../response/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
@@ -74,10 +76,10 @@ export function JsonTree(props: { value: JsonValue } & Searchable): JSX.Element 
               onClick={() => row.expandable && toggle(row.id)}
             >
               <span className="caret">{row.expandable ? (row.expanded ? '▾' : '▸') : ''}</span>
-              {row.label !== null && <span className={row.kind === 'group' ? 'tree-group' : 'tree-key'}>{row.label}</span>}
+              {row.label !== null && <span className={row.kind === 'group' ? 'tree-group' : 'tree-key'}><VisibleControls text={row.label} /></span>}
               {row.label !== null && row.kind !== 'group' && <span className="muted">: </span>}
-              <span className={`tree-value t-${row.kind === 'value' ? typeof row.value : row.kind}${row.value === null && row.kind === 'value' ? ' t-null' : ''}`}>
-                {row.kind === 'group' ? '' : row.expanded ? (row.kind === 'array' ? '[' : '{') : row.preview}
+              <span className={`tree-value t-${row.kind === 'value' ? (isBigNumber(row.value) ? `number${isOutOfRange(row.value) ? ' v-out-of-range' : ''}` : typeof row.value) : row.kind}${row.value === null && row.kind === 'value' ? ' t-null' : ''}`}>
+                {row.kind === 'group' ? '' : row.expanded ? (row.kind === 'array' ? '[' : '{') : <VisibleControls text={row.preview} />}
               </span>
               {row.longString !== undefined && (
                 <button

@@ -11,6 +11,8 @@
  * With `explainRecord`, a record's context menu (right-click, ContextMenu key, Shift+F10) asks why a
  * user cannot see it.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
+import { isBigNumber, isOutOfRange, stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
@@ -34,6 +36,7 @@ const cellKey = (row: number, column: string) => `${row}:${column}`;
 function valueClass(value: JsonValue | undefined): string {
   if (value === null || value === undefined) return 'v-null';
   if (typeof value === 'number') return 'v-num';
+  if (isBigNumber(value)) return isOutOfRange(value) ? 'v-num v-out-of-range' : 'v-num';
   if (typeof value === 'boolean') return 'v-bool';
   if (typeof value === 'object') return 'v-nested';
   return 'v-str';
@@ -100,7 +103,7 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
     if (selected) void copyToClipboard(copyText(cellValue(rows[selected.row], selected.column)), 'the cell', toasts);
   };
   const copyRow = () => {
-    if (selected) void copyToClipboard(JSON.stringify(rows[selected.row], null, 2), 'the row', toasts);
+    if (selected) void copyToClipboard(stringifyKeepingNumbers(rows[selected.row], 2), 'the row', toasts);
   };
   useLayoutEffect(() => {
     if (!focusWanted.current || !selected) return;
@@ -210,7 +213,7 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
               aria-sort={sort?.column === c ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
               <button type="button" className="th-button" tabIndex={-1} data-header={c} onKeyDown={(e) => onHeaderKeyDown(e, c)} onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${c}`}>
-                {c}
+                <VisibleControls text={c} />
                 <span className="sort-mark" aria-hidden="true">{sort?.column === c ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
               </button>
             </div>
@@ -261,10 +264,10 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
                         {nested ? (
                           // Reached through its cell (Enter or Space), so the grid stays one tab stop.
                           <button type="button" className="expand" tabIndex={-1} aria-expanded={open.includes(c)} onClick={() => toggle(rowIndex, c)}>
-                            {open.includes(c) ? '▾' : '▸'} {cellText(value)}
+                            {open.includes(c) ? '▾' : '▸'} <VisibleControls text={cellText(value)} />
                           </button>
                         ) : (
-                          cellText(value)
+                          <VisibleControls text={cellText(value)} />
                         )}
                       </div>
                     );
@@ -275,7 +278,7 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
                     {open.map((c) => (
                       <div key={c} className="tr-detail-item">
                         <span className="muted">{c}</span>
-                        <pre>{JSON.stringify(cellValue(row, c), null, 2)}</pre>
+                        <pre>{stringifyKeepingNumbers(cellValue(row, c), 2)}</pre>
                       </div>
                     ))}
                   </div>

@@ -4,6 +4,7 @@
  * node: the JSON colours (raw-tokens.ts) and the response search's matches are highlights laid over
  * it (text-highlights.ts), so selecting and copying gives exactly the bytes shown.
  */
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { formatBytes } from '../../components/format.ts';
 import { currentOf, textMatches, type Searchable } from './response-search.ts';
@@ -38,7 +39,7 @@ export function RawBody(props: { raw: Blob } & Searchable): JSX.Element {
   const shown = useMemo(() => {
     if (!pretty || truncated || text === null) return text ?? '';
     try {
-      return JSON.stringify(JSON.parse(text), null, 2);
+      return stringifyKeepingNumbers(parseJsonKeepingNumbers(text), 2);
     } catch {
       // Not JSON: show it as it came.
       return text;

@@ -4,6 +4,7 @@
  * devtools), so expanding a 100,000-item array yields 1,000 group rows, not 100,000.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
+import { bigNumberText, isBigNumber } from '../../response/big-number.ts';
 
 export interface TreeRow {
   /** Stable id of the node: a path like `/0/assignee`, or `/0#100` for a group. */
@@ -41,6 +42,7 @@ function preview(value: JsonValue): string {
     return `{${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}`;
   }
   if (typeof value === 'string' && value.length > LONG_STRING_CHARS) return `${JSON.stringify(value.slice(0, LONG_STRING_PREVIEW)).slice(0, -1)}…"`;
+  if (isBigNumber(value)) return bigNumberText(value);
   return JSON.stringify(value);
 }
 

@@ -6,6 +6,7 @@
  * `limit` matches.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { DEFAULT_CHUNK, nodeId } from './json-tree-model.ts';
 import { cellValue } from './table-model.ts';
 
@@ -32,7 +33,8 @@ export function currentOf<T>(matches: readonly T[], search: SearchRequest | null
 /** The text a value is searched in: strings as they are, anything else as JSON. */
 function searchable(value: JsonValue | undefined): string | null {
   if (value === undefined) return null;
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (isBigNumber(value)) return bigNumberText(value);
+  return typeof value === 'string' ? value : stringifyKeepingNumbers(value);
 }
 
 const contains = (text: string | null, needle: string): boolean => text !== null && text.toLowerCase().includes(needle);

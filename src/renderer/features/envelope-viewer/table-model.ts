@@ -3,6 +3,7 @@
  * text of a cell. Framework-free so 100,000-row behaviour is tested without a DOM.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../response/big-number.ts';
 
 export type SortDirection = 'asc' | 'desc';
 export interface SortSpec {
@@ -50,22 +51,35 @@ export function cellValue(row: JsonValue | undefined, column: string): JsonValue
 const typeRank = (v: JsonValue | undefined): number => {
   if (v === undefined || v === null) return 0;
   if (typeof v === 'boolean') return 1;
-  if (typeof v === 'number') return 2;
+  if (typeof v === 'number' || isBigNumber(v)) return 2;
   if (typeof v === 'string') return 3;
   return 4;
 };
+
+/** A kept number (see big-number.ts) against a number or another kept one: by value, exactly for integers. */
+function compareNumbers(a: number | string, b: number | string): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const ta = typeof a === 'number' ? String(a) : bigNumberText(a);
+  const tb = typeof b === 'number' ? String(b) : bigNumberText(b);
+  const integer = /^-?\d+$/;
+  if (integer.test(ta) && integer.test(tb)) {
+    const d = BigInt(ta) - BigInt(tb);
+    return d < 0n ? -1 : d > 0n ? 1 : 0;
+  }
+  return Number(ta) - Number(tb) || 0;
+}
 
 /** NULLs first ascending (as the server orders), numbers numerically, strings by code point. */
 export function compareValues(a: JsonValue | undefined, b: JsonValue | undefined): number {
   const ra = typeRank(a);
   const rb = typeRank(b);
   if (ra !== rb) return ra - rb;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  if (ra === 2) return compareNumbers(a as number | string, b as number | string);
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (ra === 4) {
-    const sa = JSON.stringify(a);
-    const sb = JSON.stringify(b);
+    const sa = stringifyKeepingNumbers(a);
+    const sb = stringifyKeepingNumbers(b);
     return sa < sb ? -1 : sa > sb ? 1 : 0;
   }
   return 0;
@@ -100,7 +114,7 @@ export function cellText(value: JsonValue | undefined, maxLength = 300): string 
     const keys = Object.keys(value);
     return `{…} ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}`;
   }
-  const text = String(value);
+  const text = isBigNumber(value) ? bigNumberText(value) : String(value);
   return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
 }
 
@@ -121,8 +135,9 @@ export function columnWidths(rows: JsonValue[], columns: readonly string[], opti
 /** What "copy cell" puts on the clipboard: text as is, anything else as JSON. */
 export function copyText(value: JsonValue | undefined): string {
   if (value === undefined) return '';
+  if (isBigNumber(value)) return bigNumberText(value);
   if (typeof value === 'string') return value;
-  return JSON.stringify(value, null, 2);
+  return stringifyKeepingNumbers(value, 2);
 }
 
 /**

@@ -5,6 +5,7 @@
  * for: the virtualizer measures them. Every row holds cells (a marker's text is one cell spanning the
  * columns), as a table's rows must for a screen reader. With autoscroll on, the newest row stays in view.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { LogEntry, LogView } from './event-log.ts';
@@ -31,7 +32,7 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
         <span role="cell">{rowTime(entry).text}</span>
         <span role="cell" className={`${styles.marker} ${styles[`level-${entry.level}`] ?? ''}`} style={{ gridColumn: '2 / -1' }}>
           {entry.level === 'error' || entry.level === 'warn' ? '⚠ ' : '— '}
-          {entry.text}
+          <VisibleControls text={entry.text} />
         </span>
       </div>
     );
@@ -56,9 +57,9 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
       </span>
       <span role="cell">{entry.seq}</span>
       <span role="cell" className={kindClass(entry.event)}>{entry.event}</span>
-      <span role="cell" title={`${entry.namespace} (${entry.subscription})`}>{entry.namespace}</span>
+      <span role="cell" title={`${entry.namespace} (${entry.subscription})`}><VisibleControls text={entry.namespace} /></span>
       <span role="cell" title={entry.summarized ?? undefined}>
-        {entry.recordId ?? ''}
+        <VisibleControls text={String(entry.recordId ?? '')} />
         {entry.summarized ? ' (summarized)' : ''}
       </span>
     </div>

@@ -2,16 +2,17 @@
  * An event's record as a JSON tree: objects and arrays fold with <details>, values are coloured by
  * type. Records in events are small (one row), so no virtualization is needed here.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import styles from './stream-inspector.module.css';
 
 function Leaf({ value }: { value: JsonValue }) {
-  if (typeof value === 'string') return <span className={styles.string}>{JSON.stringify(value)}</span>;
+  if (typeof value === 'string') return <span className={styles.string}><VisibleControls text={JSON.stringify(value)} /></span>;
   return <span className={styles.literal}>{JSON.stringify(value)}</span>;
 }
 
 function Node({ label, value, depth }: { label: string | null; value: JsonValue; depth: number }) {
-  const key = label !== null ? <span className={styles.key}>{label}: </span> : null;
+  const key = label !== null ? <span className={styles.key}><VisibleControls text={label} />: </span> : null;
   if (value === null || typeof value !== 'object') {
     return (
       <li>

@@ -4,6 +4,7 @@
  * export, and the selected event's record as a JSON tree. All state lives in the StreamSession the
  * app hands in, so switching tabs keeps the log and the socket.
  */
+import { VisibleControls } from '../../components/visible-controls.tsx';
 import type { ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { formatBytes } from '../../components/format.ts';
@@ -115,7 +116,7 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
             {!selected ? (
               <p className={styles.hint}>Select an event to see its record.</p>
             ) : selected.kind === 'marker' ? (
-              <p className={styles[`level-${selected.level}`]}>{selected.text}</p>
+              <p className={styles[`level-${selected.level}`]}><VisibleControls text={selected.text} /></p>
             ) : (
               <>
                 <span className={styles.title}>
