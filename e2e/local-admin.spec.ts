@@ -42,7 +42,7 @@ test('only the printed launch URL makes a console the local admin, and a restart
     await expect(app.tableRows).toHaveCount(1);
     // The credential is a cookie no script of the page can read, and nothing the page stores holds it.
     const [cookie] = await context.cookies();
-    expect(cookie).toMatchObject({ name: 'jql_local_admin', httpOnly: true, sameSite: 'Strict' });
+    expect(cookie).toMatchObject({ name: `jql_local_admin_${port}`, httpOnly: true, sameSite: 'Strict' });
     const visible = await tab.evaluate(() => {
       const w = globalThis as unknown as { document: { cookie: string }; localStorage: { [key: string]: string }; sessionStorage: { [key: string]: string } };
       return JSON.stringify([w.document.cookie, { ...w.localStorage }, { ...w.sessionStorage }]);

@@ -15,9 +15,12 @@ test('no token in any URL the page opens, in the console log while a stream serv
   try {
     // Every credential of the run: the local admin's cookie (the page never holds it; it must never be in
     // a URL or a log either) and each sign-in's token.
-    const localAdmin = (await page.context().cookies()).find((c) => c.name === 'jql_local_admin');
+    const localAdmin = (await page.context().cookies()).find((c) => c.name.startsWith('jql_local_admin_'));
     expect(localAdmin?.httpOnly).toBe(true);
-    const tokens = new Set<string>([localAdmin!.value]);
+    // ... and the page's secret that goes with it (sent in a header to its own origin only).
+    const pageSecret = await page.evaluate(() => localStorage.getItem('jql-local-admin-secret'));
+    expect(pageSecret).toBeTruthy();
+    const tokens = new Set<string>([localAdmin!.value, pageSecret!]);
     const urls: string[] = [];
     const logged: string[] = [];
     page.on('request', (r) => void urls.push(r.url()));

@@ -117,7 +117,7 @@ describe('jql-console serve', () => {
       expect(server.out().indexOf('JQL server listening on')).toBeLessThan(server.out().indexOf('Open http'));
       expect(new URL(launch).origin).toBe(url);
       const exchange = await fetch(launch, { redirect: 'manual' });
-      expect(exchange.headers.getSetCookie()[0]).toMatch(/^jql_local_admin=/);
+      expect(exchange.headers.getSetCookie()[0]).toMatch(new RegExp(`^jql_local_admin_${new URL(url).port}=`));
       server.child.kill('SIGTERM');
       expect(await server.exited).toBe(0);
     } finally {

@@ -8,6 +8,7 @@ import { isConsoleConfig } from '../../shared/console-config.ts';
 import { AnswerLimits } from '../transport/answer-limits.ts';
 import { createBrowserTransport } from '../transport/browser-transport.ts';
 import { createElectronTransport } from '../transport/electron-transport.ts';
+import { currentPage, localAdminHeaders, type LocalAdminPage } from '../transport/local-admin-secret.ts';
 import type { Transport } from '../transport/transport.ts';
 import { createBridgeSecretStore, createMemorySecretStore, type SecretStore } from './secret-store.ts';
 
@@ -94,16 +95,18 @@ export function createBrowserPlatform(location: Pick<Location, 'origin' | 'href'
   };
 }
 
-export async function readConsoleConfig(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch): Promise<EmbeddedInfo> {
+export async function readConsoleConfig(location: Pick<Location, 'origin' | 'href'>, fetchImpl: typeof fetch, page: LocalAdminPage | null = currentPage()): Promise<EmbeddedInfo> {
   try {
-    const response = await fetchImpl(new URL('console-config.json', location.href).href, { headers: { Accept: 'application/json' } });
+    const url = new URL('console-config.json', location.href).href;
+    // The server says `localAdmin: true` only to a request with both halves: the cookie and the page secret.
+    const response = await fetchImpl(url, { headers: { Accept: 'application/json', ...localAdminHeaders(url, page) } });
     const config: unknown = await response.json();
     if (!response.ok || !isConsoleConfig(config)) throw new Error(`console-config.json answered ${response.status}`);
     return {
       state: 'running',
       url: `${location.origin}${config.basePath}`,
       workspace: null,
-      // The page is the local admin through its HttpOnly launch cookie: no token reaches it.
+      // The page is the local admin through its HttpOnly launch cookie and its page secret: no token reaches it.
       localAdmin: config.localAdmin === true,
     };
   } catch (err) {

@@ -16,6 +16,7 @@ import {
   type Transport,
 } from './transport.ts';
 import type { AnswerLimits } from './answer-limits.ts';
+import { currentPage, localAdminHeaders, type LocalAdminPage } from './local-admin-secret.ts';
 
 type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
@@ -71,8 +72,11 @@ async function readLimited(response: Response, limit: number, abort: () => void)
   return body.buffer;
 }
 
-/** `limits`: the connections' own answer limits; a request's `answerLimitBytes` wins over them. */
-export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init), limits?: Pick<AnswerLimits, 'of'>): Transport {
+/**
+ * `limits`: the connections' own answer limits; a request's `answerLimitBytes` wins over them. `page`:
+ * where the local admin's page secret comes from (local-admin-secret.ts).
+ */
+export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init), limits?: Pick<AnswerLimits, 'of'>, page: () => LocalAdminPage | null = currentPage): Transport {
   return {
     kind: 'browser',
     async send(request: HttpRequestSpec, options: SendOptions = {}): Promise<HttpResult> {
@@ -84,11 +88,15 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
       options.signal?.addEventListener('abort', cancel, { once: true });
       const started = performance.now();
       try {
+        const credentials = request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit';
+        // A request that sends cookies to the page's own origin carries the local admin's page secret
+        // too (the cookie alone is anonymous); one to any other origin never does.
+        const sent = credentials === 'omit' ? request.headers : { ...request.headers, ...localAdminHeaders(request.url, page()) };
         const response = await fetchImpl(request.url, {
           method: request.method,
-          headers: request.headers,
+          headers: sent,
           body: request.body,
-          credentials: request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit',
+          credentials,
           signal: controller.signal,
           redirect: 'manual',
         });

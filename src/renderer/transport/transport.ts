@@ -18,7 +18,8 @@ export interface HttpRequestSpec {
   /**
    * The connection's own credential goes with this request, held outside the page: main adds it in
    * the desktop app (its bearer token, its cookie jar); in browser mode it is the HttpOnly local
-   * admin cookie, which the browser adds to same-origin requests. Absent: nothing beyond the cookies
+   * admin cookie, which the browser adds to same-origin requests, with the page's secret in a header
+   * (local-admin-secret.ts). Absent: nothing beyond the cookies
    * `withCredentials` asks for, so "anyone" and other identities stay themselves.
    */
   connectionCredentials?: boolean;

@@ -18,8 +18,9 @@ export interface Credentials {
   /** `?token=` on the stream route, where browsers cannot set headers. */
   queryToken?: string;
   /**
-   * The local admin's cookie (browser mode), present only when the request may carry it: a loopback
-   * peer, a loopback Host with the server's port, no foreign Origin (http/local-admin-request.ts).
+   * The local admin's cookie and page secret, joined (browser mode, auth/local-admin.ts
+   * localAdminProof), present only when the request carries both and may carry them: a loopback peer,
+   * a loopback Host with the server's port, no foreign Origin (http/local-admin-request.ts).
    */
   localAdmin?: string;
 }
@@ -33,8 +34,8 @@ export interface IdentifyDeps {
   /** The user's credential generation: tokens of an older one were issued before a revocation. */
   credentialGeneration(userId: number): number;
   loadUser(id: number): AuthUser | null;
-  /** The local admin's user id when the cookie value is this start's, else null. */
-  localAdmin?(cookieValue: string): number | null;
+  /** The local admin's user id when the presented cookie and page secret are this start's, else null. */
+  localAdmin?(proof: string): number | null;
 }
 
 /** A verified credential, to be checked again against the data as it changes. */

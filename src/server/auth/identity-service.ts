@@ -9,7 +9,7 @@ import type { Database } from '../db/database.ts';
 import { untracked, type SqlRunner } from '../db/sql-session.ts';
 import { JqlFailure } from '../errors.ts';
 import { check, identify, type IdentifyDeps } from './identify.ts';
-import { sameSecret, type LocalAdminKeys } from './local-admin.ts';
+import { isLocalAdminProof, type LocalAdminKeys } from './local-admin.ts';
 import { credentialGeneration } from './revocation.ts';
 import { findSession, isJtiRevoked } from './sessions.ts';
 import type { AuthUser } from './user.ts';
@@ -28,7 +28,7 @@ export function createIdentityService(db: Database, secret: Uint8Array, localAdm
     loadUser: (id) => read((sql) => loadAuthUser(sql, id)),
     localAdmin: (cookie) => {
       const keys = localAdmin();
-      return keys && sameSecret(keys.cookie, cookie) ? keys.userId : null;
+      return keys && isLocalAdminProof(keys, cookie) ? keys.userId : null;
     },
   };
   const listeners = new Set<(userId: number) => void>();

@@ -1,20 +1,22 @@
-// Issue 21 point 1 (docs/protocol.md "The local admin"): no route hands the local admin's credential to a
-// caller without the launch key; the key is exchanged for an HttpOnly SameSite=Strict cookie; only that
-// cookie, from this machine and the server's own origin, acts as the local admin; a restart kills both.
+// Issue 21 point 1 and issue 30.1-2 (docs/protocol.md "The local admin"): no route hands the local
+// admin's credential to a caller without the launch key; the key is exchanged once for an HttpOnly
+// SameSite=Strict cookie named with the port and a secret for the page; only both together, from this
+// machine and the server's own origin, act as the local admin; a restart kills them.
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalAdminHostError, start, type RunningServer } from '../index.ts';
 import { tempDir } from '../testing/fixture.ts';
-import { launchCookie } from '../testing/launch.ts';
+import { launchCredential, readExchange, type LaunchCredential } from '../testing/launch.ts';
 import { rawRequest } from '../testing/raw-http.ts';
 
 const CORS_ORIGIN = 'http://console.example:5173';
 let dataDir: string;
 let server: RunningServer;
-let cookie: string;
-/** The answer to this start's one exchange of its launch key. */
+/** Both halves this start's one exchange of its launch key gave. */
+let admin: LaunchCredential;
+/** The answer to that exchange. */
 let exchange: Response;
 beforeAll(async () => {
   dataDir = tempDir();
@@ -24,7 +26,7 @@ beforeAll(async () => {
   expect(otherPort.status).toBe(403);
   expect(otherPort.headers['set-cookie']).toBeUndefined();
   exchange = await fetch(server.launchUrl as string, { redirect: 'manual' });
-  cookie = (exchange.headers.getSetCookie()[0] as string).split(';')[0] as string;
+  admin = await readExchange(exchange.clone());
 });
 afterAll(async () => {
   await server.close();
@@ -45,14 +47,21 @@ describe('the launch URL', () => {
     expect(Buffer.from(url.searchParams.get('key') as string, 'base64url').length).toBeGreaterThanOrEqual(16);
   });
 
-  it('exchanges the key for an HttpOnly SameSite=Strict cookie and redirects to / without the key', () => {
+  it('exchanges the key for an HttpOnly SameSite=Strict cookie named with the port, and a page that keeps the secret and replaces itself with /', async () => {
     const response = exchange;
-    expect(response.status).toBe(303);
-    expect(response.headers.get('location')).toBe('/');
+    expect(response.status).toBe(200);
     const [set] = response.headers.getSetCookie();
-    expect(set).toMatch(/^jql_local_admin=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict$/);
-    expect(set).not.toContain(new URL(server.launchUrl as string).searchParams.get('key'));
+    expect(set).toMatch(new RegExp(`^jql_local_admin_${server.port}=[\\w-]{43}; Path=/; HttpOnly; SameSite=Strict$`));
+    const key = new URL(server.launchUrl as string).searchParams.get('key') as string;
+    expect(set).not.toContain(key);
     expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'sha256-[\w+/=]+';/);
+    const html = await response.text();
+    expect(html).toContain(`content="${admin.secret}"`);
+    expect(html).toContain("localStorage.setItem(\"jql-local-admin-secret\"");
+    expect(html).toContain("location.replace('/')");
+    expect(html).not.toContain(key);
+    expect(admin.secret).not.toBe(admin.cookie.split('=')[1]);
   });
 
   it('gives nothing for a wrong key (nor, see beforeAll, to a Host with another port)', async () => {
@@ -67,37 +76,46 @@ describe('the launch URL', () => {
     expect(again.headers.getSetCookie()).toEqual([]);
     expect(await again.text()).toContain('Restart the server (<code>jql-console serve --local-admin</code>) for a new link.');
     // The browser that exchanged it stays the admin.
-    expect((await post(server.url, users, { cookie })).status).toBe(200);
+    expect((await post(server.url, users, admin.headers)).status).toBe(200);
   });
 });
 
 describe('who is the local admin', () => {
-  it('is the caller with the cookie; a caller without it (another process, loopback or not) is anonymous', async () => {
-    const withCookie = await post(server.url, users, { cookie });
-    expect(withCookie.status).toBe(200);
-    expect(withCookie.body.__payload__).toEqual([{ id: expect.any(Number), username: 'local-admin', roles: ['admin'] }]);
-    const without = await post(server.url, users);
-    expect(without.status).toBe(401);
+  it('is the caller with the cookie and the page secret; a caller without either (another process, loopback or not) is anonymous', async () => {
+    const withBoth = await post(server.url, users, admin.headers);
+    expect(withBoth.status).toBe(200);
+    expect(withBoth.body.__payload__).toEqual([{ id: expect.any(Number), username: 'local-admin', roles: ['admin'] }]);
+    expect((await post(server.url, users)).status).toBe(401);
+    // A cookie caught by another server on this host and replayed without the page's secret (issue 30.1).
+    expect((await post(server.url, users, { cookie: admin.cookie })).status).toBe(401);
+    expect((await post(server.url, users, { 'x-jql-local-admin': admin.secret })).status).toBe(401);
+    expect((await post(server.url, users, { cookie: admin.cookie, 'x-jql-local-admin': admin.cookie.split('=')[1] as string })).status).toBe(401);
+    // The cookie of another port is another server's.
+    const otherPort = `jql_local_admin_${server.port + 1}=${admin.cookie.split('=')[1]}`;
+    expect((await post(server.url, users, { cookie: otherPort, 'x-jql-local-admin': admin.secret })).status).toBe(401);
   });
 
   it('never hands a credential out: console-config.json only says whether this browser is the local admin', async () => {
     const config = await (await fetch(`${server.url}/console-config.json`)).json();
     expect(config).toEqual({ basePath: '', version: expect.any(String) });
-    const asAdmin = await (await fetch(`${server.url}/console-config.json`, { headers: { cookie } })).json();
+    const asAdmin = await (await fetch(`${server.url}/console-config.json`, { headers: admin.headers })).json();
     expect(asAdmin).toEqual({ basePath: '', version: expect.any(String), localAdmin: true });
+    const cookieOnly = await (await fetch(`${server.url}/console-config.json`, { headers: { cookie: admin.cookie } })).json();
+    expect(cookieOnly).toEqual({ basePath: '', version: expect.any(String) });
     const key = new URL(server.launchUrl as string).searchParams.get('key') as string;
     for (const text of [JSON.stringify(config), JSON.stringify(asAdmin)]) {
       expect(text).not.toContain(key);
-      expect(text).not.toContain(cookie.split('=')[1]);
+      expect(text).not.toContain(admin.cookie.split('=')[1]);
+      expect(text).not.toContain(admin.secret);
       expect(text).not.toContain(server.localAdminToken);
     }
   });
 
   it('is not a page of another origin that rides the cookie (another port of 127.0.0.1 is the same site)', async () => {
     for (const origin of ['http://127.0.0.1:1', CORS_ORIGIN, 'null']) {
-      expect((await post(server.url, users, { cookie, origin })).status, origin).toBe(401);
+      expect((await post(server.url, users, { ...admin.headers, origin })).status, origin).toBe(401);
     }
-    expect((await post(server.url, users, { cookie, origin: new URL(server.url).origin })).status).toBe(200);
+    expect((await post(server.url, users, { ...admin.headers, origin: new URL(server.url).origin })).status).toBe(200);
   });
 
   it('is never served with CORS headers, whatever --cors allows', async () => {
@@ -118,23 +136,23 @@ describe('a restart on the same data directory', () => {
   it('kills the key, the cookie and the token of the earlier start', async () => {
     const dir = tempDir();
     const first = await start({ dataDir: dir, port: 0, env: {}, localAdmin: true });
-    const oldCookie = await launchCookie(first);
+    const old = await launchCredential(first);
     const { launchUrl, localAdminToken } = first;
     expect((await post(first.url, users, { authorization: `Bearer ${localAdminToken}` })).status).toBe(200);
     await first.close();
     const second = await start({ dataDir: dir, port: first.port, env: {}, localAdmin: true });
     try {
-      const stale = await post(second.url, { __meta__: { namespace: 'tickets.Ticket', intent: 'count' } }, { cookie: oldCookie });
+      const stale = await post(second.url, { __meta__: { namespace: 'tickets.Ticket', intent: 'count' } }, old.headers);
       expect(stale.status).toBe(401);
       expect(stale.body.__errors__[0].code).toBe('unauthenticated');
       // The answer clears the stale cookie, so the browser is anonymous from its next request on.
-      expect(stale.headers.getSetCookie()).toEqual([expect.stringMatching(/^jql_local_admin=; Max-Age=0; .*HttpOnly; SameSite=Strict$/)]);
+      expect(stale.headers.getSetCookie()).toEqual([expect.stringMatching(new RegExp(`^jql_local_admin_${first.port}=; Max-Age=0; .*HttpOnly; SameSite=Strict$`))]);
       const oldKey = await fetch(launchUrl as string, { redirect: 'manual' });
       expect(oldKey.status).toBe(401);
       expect(oldKey.headers.getSetCookie()).toEqual([]);
       expect((await post(second.url, users, { authorization: `Bearer ${localAdminToken}` })).status).toBe(401);
       // The new start's own key works.
-      expect((await post(second.url, users, { cookie: await launchCookie(second) })).status).toBe(200);
+      expect((await post(second.url, users, (await launchCredential(second)).headers)).status).toBe(200);
     } finally {
       await second.close();
       rmSync(dir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { StreamClient } from '../testing/stream-client.ts';
 import { CASEBOOK_ADMIN, CASEBOOK_WORKSPACE, seedCasebook } from '../testing/casebook.ts';
 import { form, startFileServer, type FileServer } from '../testing/file-server.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
+import { readExchange } from '../testing/launch.ts';
 
 /** Another page on this machine: allowed by --cors for the API, never for these routes. */
 const FOREIGN_ORIGIN = 'http://localhost:5999';
@@ -22,8 +23,8 @@ let sourceToken: string;
 let console_: RunningServer;
 let clones: CloneJobs;
 let adminToken: string;
-/** The browser's way in: the launch cookie, as the console page holds it. */
-let launchCookie: string;
+/** The browser's way in: the launch cookie and the page's secret, as the console page holds them. */
+let launchCookie: Record<string, string>;
 const dirs: string[] = [];
 const clonesRoot = tempDir('jql-clone-route-');
 
@@ -39,7 +40,7 @@ beforeAll(async () => {
   console_ = await start({ dataDir, port: 0, localAdmin: true, cors: [FOREIGN_ORIGIN], clones, env: {} });
   adminToken = console_.localAdminToken as string;
   const launch = await fetch(console_.launchUrl as string, { redirect: 'manual' });
-  launchCookie = (launch.headers.getSetCookie()[0] as string).split(';')[0] as string;
+  launchCookie = (await readExchange(launch)).headers;
 }, 60_000);
 
 afterAll(async () => {
@@ -73,7 +74,7 @@ describe('the clone route', () => {
     // As the page does it: the launch cookie, the console's own origin.
     const answers: string[] = [];
     const asPage = async (method: string, url: string, body?: unknown) => {
-      const response = await fetch(url, { method, headers: { cookie: launchCookie, origin: console_.url, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const response = await fetch(url, { method, headers: { ...launchCookie, origin: console_.url, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
       const text = await response.text();
       answers.push(text, JSON.stringify([...response.headers]));
       return { status: response.status, headers: response.headers, body: JSON.parse(text) };
@@ -107,10 +108,10 @@ describe('the clone route', () => {
     const login = await asPage('POST', `${status.connection.url}/jql`, { __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'tester', password: 'tester-password-1' });
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     const userToken = login.body.__payload__.token as string;
-    const asUser = (cookie: string | null) =>
+    const asUser = (cookie: Record<string, string> | null) =>
       fetch(`${status.connection.url}/jql`, {
         method: 'POST',
-        headers: { ...(cookie ? { cookie } : {}), origin: console_.url, authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
+        headers: { ...cookie, origin: console_.url, authorization: `Bearer ${userToken}`, 'content-type': 'application/json' },
         body: JSON.stringify({ __meta__: { namespace: 'system.User', intent: 'verifyAuthentication', schema: 'controller' }, username: null }),
       });
     const who = await asUser(launchCookie);
@@ -133,7 +134,7 @@ describe('the clone route', () => {
     const status = await until(id, (s) => s.state !== 'running');
     if (status.state !== 'done') throw new Error(`clone did not finish: ${JSON.stringify(status)}`);
     const base = status.connection.url;
-    const page = { cookie: launchCookie, origin: console_.url };
+    const page = { ...launchCookie, origin: console_.url };
 
     const stream = await StreamClient.connect(`${base.replace(/^http/, 'ws')}/jql-streams`, { headers: page });
     try {

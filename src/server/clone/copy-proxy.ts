@@ -3,7 +3,7 @@
  * admin credential (docs/protocol.md "The local admin"): the copy is served under this server's own
  * origin, at `copyPath(base, connectionId)`, and this server forwards each request there to the
  * copy's server, signed with the copy's local admin token, which never leaves this process. Only the
- * local admin of this server (its launch cookie, from where it may act) gets through, by the same
+ * local admin of this server (its launch cookie and page secret, from where it may act) gets through, by the same
  * guard as the clone routes. A request that carries its own Authorization (the page signed in to the
  * copy as one of its users, "Sign in as…") goes with that one instead, so the copy answers as that
  * user; the page's cookies never reach the copy, and no cookie the copy sets reaches the page (it
@@ -28,7 +28,7 @@ export interface CopyProxyOptions {
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
 /** This server checked them; the copy gets its own credential and its own Host instead. */
-const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'cookie', 'authorization', 'origin', 'referer']);
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'host', 'cookie', 'x-jql-local-admin', 'authorization', 'origin', 'referer']);
 /** A cookie the copy sets would be this origin's: the page never gets one. */
 const NOT_RETURNED = new Set([...HOP_BY_HOP, 'set-cookie']);
 /** Messages the page may send before the copy's socket is open (a subscribe or two in practice). */

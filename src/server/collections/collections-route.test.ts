@@ -3,21 +3,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { start, type RunningServer } from '../index.ts';
 import { tempDir } from '../testing/fixture.ts';
-import { launchCookie } from '../testing/launch.ts';
+import { launchCredential } from '../testing/launch.ts';
 
 const demo = join(import.meta.dirname, '..', '..', '..', 'examples', 'demo-collection');
 let server: RunningServer;
 let root: string;
 let dataDir: string;
-/** The browser-mode console's credential: the cookie its launch URL sets. */
-let admin: string;
+/** The browser-mode console's credential: the cookie its launch URL sets and the page's secret. */
+let admin: Record<string, string>;
 
 beforeAll(async () => {
   root = tempDir('jql-collections-');
   dataDir = tempDir();
   cpSync(demo, join(root, 'team', 'demo'), { recursive: true });
   server = await start({ dataDir, port: 0, env: {}, localAdmin: true, collections: root });
-  admin = await launchCookie(server);
+  admin = (await launchCredential(server)).headers;
 });
 afterAll(async () => {
   await server.close();
@@ -25,11 +25,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const call = async (method: 'GET' | 'PUT' | 'POST', url: string, options: { cookie?: string; token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+const call = async (method: 'GET' | 'PUT' | 'POST', url: string, options: { cookie?: Record<string, string>; token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
   const response = await fetch(`${server.url}${url}`, {
     method,
     headers: {
-      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...options.cookie,
       ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
       ...(options.body ? { 'content-type': 'application/json' } : {}),
       ...options.headers,
@@ -114,7 +114,7 @@ describe('collection folders for the browser-mode console', () => {
     // A page of another origin (another port of this machine is the same site, so it has the cookie).
     expect((await call('GET', '/collections', { cookie: admin, headers: { origin: 'http://127.0.0.1:1' } })).statusCode).toBe(403);
     // Another machine (the peer address is what decides, not the Host it names).
-    const remote = await server.app.inject({ method: 'GET', url: '/collections', remoteAddress: '192.168.1.20', headers: { cookie: admin, host: new URL(server.url).host } });
+    const remote = await server.app.inject({ method: 'GET', url: '/collections', remoteAddress: '192.168.1.20', headers: { ...admin, host: new URL(server.url).host } });
     expect(remote.statusCode).toBe(403);
   });
 

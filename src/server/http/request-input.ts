@@ -8,7 +8,7 @@ import type { Credentials } from '../auth/identify.ts';
 import { KNOWN_CLIENT_COOKIE } from '../auth/known-client.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import type { EnvelopeShape } from '../query/envelope.ts';
-import { localAdminCookieOf } from './local-admin-request.ts';
+import { presentedLocalAdmin } from './local-admin-request.ts';
 
 export interface QueryOptions {
   infoLevel: 0 | 1 | 2;
@@ -35,12 +35,12 @@ export function clientOf(request: FastifyRequest): { client: string; knownClient
 }
 
 /**
- * The Bearer header, the session cookie, the local admin cookie from a request that may carry it
+ * The Bearer header, the session cookie, the local admin's cookie and page secret from a request that may carry them
  * (and on the stream route, `?token=`).
  */
 export function credentialsOf(request: FastifyRequest, withQueryToken = false): Credentials {
   const credentials: Credentials = { authorization: request.headers.authorization, cookie: request.cookies?.[SESSION_COOKIE] };
-  const localAdmin = localAdminCookieOf(request);
+  const localAdmin = presentedLocalAdmin(request);
   if (localAdmin !== undefined) credentials.localAdmin = localAdmin;
   if (withQueryToken) {
     const token = (request.query as Record<string, unknown>).token;

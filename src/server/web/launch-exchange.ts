@@ -1,13 +1,17 @@
 /**
  * Browser mode's way in (docs/protocol.md "The local admin"), as Jupyter's token URL: the server prints
- * `Open http://127.0.0.1:PORT/?key=<launch key>`; a visit from this machine exchanges the key for an
- * HttpOnly, SameSite=Strict cookie, once (a second visit is refused), and is redirected to `/`, so
- * the key leaves the address bar and no script of the page ever holds a credential. A stale cookie (an earlier start's) is cleared by the
- * answer to the first request that presents it, so the console falls back to anonymous.
+ * `Open http://127.0.0.1:PORT/?key=<launch key>`; a visit from this machine exchanges the key, once (a
+ * second visit is refused), for two halves: an HttpOnly, SameSite=Strict cookie named with the port,
+ * and a secret for the page, in the body of a small page whose script keeps it in this origin's
+ * localStorage and replaces itself with `/`, so the key leaves the address bar and history. The
+ * secret is never in a URL. A stale cookie (an earlier start's) is cleared by the answer to the first
+ * request that presents it, so the console falls back to anonymous.
  */
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { LOCAL_ADMIN_COOKIE, sameSecret, type LocalAdminKeys } from '../auth/local-admin.ts';
-import { mayActAsLocalAdmin } from '../http/local-admin-request.ts';
+import { LOCAL_ADMIN_STORAGE_KEY } from '../../shared/local-admin.ts';
+import { localAdminCookieName, sameSecret, type LocalAdminKeys } from '../auth/local-admin.ts';
+import { localAdminCookieOf, mayActAsLocalAdmin } from '../http/local-admin-request.ts';
 
 /** The query parameter of the launch URL. */
 export const LAUNCH_KEY_PARAM = 'key';
@@ -26,7 +30,23 @@ const page = (title: string, text: string) => `<!doctype html>
 <p>${text}</p>
 </body></html>`;
 
-/** Answers `GET /?key=…`: the cookie and a redirect to `/`, or a page saying why not. */
+/** The meta element the exchange page carries the page secret in (tests read it as the page does). */
+export const PAGE_SECRET_META = 'jql-local-admin-secret';
+
+// The same script for every start (the secret is in the meta element), so the CSP can allow it by hash.
+const KEEP_SECRET_SCRIPT = `try{localStorage.setItem(${JSON.stringify(LOCAL_ADMIN_STORAGE_KEY)},document.querySelector('meta[name="${PAGE_SECRET_META}"]').content);location.replace('/');}catch(e){document.getElementById('why').hidden=false;}`;
+const EXCHANGE_CSP = `default-src 'none'; script-src 'sha256-${createHash('sha256').update(KEEP_SECRET_SCRIPT).digest('base64')}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+
+const exchangePage = (secret: string) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>JQL Console</title><meta name="${PAGE_SECRET_META}" content="${secret}"></head>
+<body style="font: 14px system-ui, sans-serif; margin: 3rem; max-width: 40rem">
+<p>Opening the console…</p>
+<p id="why" hidden>This browser keeps no site data for this page (localStorage), so the console cannot be the local admin here. Allow site data for this address, then restart the server for a new link.</p>
+<noscript><p>The console needs JavaScript.</p></noscript>
+<script>${KEEP_SECRET_SCRIPT}</script>
+</body></html>`;
+
+/** Answers `GET /?key=…`: the cookie and the page that keeps the secret, or a page saying why not. */
 export function exchangeLaunchKey(request: FastifyRequest, reply: FastifyReply, keys: LocalAdminKeys | undefined, presented: string): FastifyReply {
   reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').header('X-Content-Type-Options', 'nosniff');
   if (!keys || !sameSecret(keys.key, presented)) {
@@ -48,19 +68,24 @@ export function exchangeLaunchKey(request: FastifyRequest, reply: FastifyReply, 
       .send(page('This launch link was already used', 'A launch link makes one browser the local admin, once. Restart the server (<code>jql-console serve --local-admin</code>) for a new link.'));
   }
   keys.exchanged = true;
-  return reply.setCookie(LOCAL_ADMIN_COOKIE, keys.cookie, COOKIE_OPTIONS).redirect('/', 303);
+  return reply
+    .setCookie(localAdminCookieName(request.raw.socket.localPort as number), keys.cookie, COOKIE_OPTIONS)
+    .header('Content-Security-Policy', EXCHANGE_CSP)
+    .type('text/html; charset=utf-8')
+    .send(exchangePage(keys.pageSecret));
 }
 
 /**
- * An onRequest hook: a local admin cookie that is not this start's is cleared by the answer. In
- * fastify's callback style, as every global hook: an async one costs every request a promise.
+ * An onRequest hook: a local admin cookie of this server's port that is not this start's is cleared by
+ * the answer; other ports' cookies are other servers'. In fastify's callback style, as every global
+ * hook: an async one costs every request a promise.
  */
 export function clearStaleLocalAdminCookie(keys: () => LocalAdminKeys | undefined) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const value = request.cookies?.[LOCAL_ADMIN_COOKIE];
+    const value = localAdminCookieOf(request);
     if (value !== undefined) {
       const current = keys();
-      if (!current || !sameSecret(current.cookie, value)) reply.clearCookie(LOCAL_ADMIN_COOKIE, COOKIE_OPTIONS);
+      if (!current || !sameSecret(current.cookie, value)) reply.clearCookie(localAdminCookieName(request.raw.socket.localPort as number), COOKIE_OPTIONS);
     }
     done();
   };

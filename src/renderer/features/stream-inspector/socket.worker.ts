@@ -29,7 +29,8 @@ function flush(): void {
 scope.onmessage = (event) => {
   const command = event.data;
   if (command.type === 'open') {
-    const ws = new WebSocket(command.url);
+    // The page read the protocols (the local admin's secret for its own origin): a worker has no localStorage.
+    const ws = new WebSocket(command.url, command.protocols);
     ws.binaryType = 'arraybuffer';
     socket = ws;
     ws.addEventListener('open', () => scope.postMessage({ type: 'open' }));

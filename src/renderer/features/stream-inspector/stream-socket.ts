@@ -1,4 +1,5 @@
 import type { SocketData } from '../../response/schema/stream-schema.ts';
+import { localAdminProtocols } from '../../transport/local-admin-secret.ts';
 
 export type { SocketData };
 
@@ -33,7 +34,8 @@ export interface WebSocketLike {
   addEventListener(type: 'close', listener: (event: { code: number; reason: string }) => void): void;
 }
 
-export function browserSocketConnector(url: string, make: (url: string) => WebSocketLike = (u) => new WebSocket(u)): ConnectStreamSocket {
+/** The default socket offers the local admin's subprotocols to the page's own origin only (transport/local-admin-secret.ts). */
+export function browserSocketConnector(url: string, make: (url: string) => WebSocketLike = (u) => new WebSocket(u, localAdminProtocols(u))): ConnectStreamSocket {
   return () =>
     new Promise<StreamSocket>((resolve, reject) => {
       const ws = make(url);

@@ -4,14 +4,20 @@
  * stream sessions; where no worker can be made, the page's own WebSocket is used instead.
  */
 import type { SocketData } from '../../response/schema/stream-schema.ts';
+import { localAdminProtocols } from '../../transport/local-admin-secret.ts';
 import type { WebSocketLike } from './stream-socket.ts';
 
-export type SocketWorkerCommand = { type: 'open'; url: string } | { type: 'send'; data: string } | { type: 'close'; code?: number; reason?: string };
+/** `protocols`: the subprotocols to offer (a worker has no localStorage: the page reads the secret). */
+export type SocketWorkerCommand = { type: 'open'; url: string; protocols: string[] } | { type: 'send'; data: string } | { type: 'close'; code?: number; reason?: string };
 export type SocketWorkerEvent = { type: 'open' } | { type: 'error' } | { type: 'close'; code: number; reason: string } | { type: 'batch'; frames: SocketData[] };
 
 type Listener = (event: never) => void;
 
-export function workerWebSocket(url: string, makeWorker: () => Worker = () => new Worker(new URL('./socket.worker.ts', import.meta.url), { type: 'module', name: 'jql-stream-socket' })): WebSocketLike {
+export function workerWebSocket(
+  url: string,
+  makeWorker: () => Worker = () => new Worker(new URL('./socket.worker.ts', import.meta.url), { type: 'module', name: 'jql-stream-socket' }),
+  protocols: string[] = localAdminProtocols(url),
+): WebSocketLike {
   const worker = makeWorker();
   const listeners: Record<string, Listener[]> = { open: [], error: [], message: [], close: [] };
   const fire = (type: string, event: unknown) => {
@@ -30,7 +36,7 @@ export function workerWebSocket(url: string, makeWorker: () => Worker = () => ne
     worker.terminate();
   };
   const post = (command: SocketWorkerCommand) => worker.postMessage(command);
-  post({ type: 'open', url });
+  post({ type: 'open', url, protocols });
   return {
     send: (data) => post({ type: 'send', data }),
     close: (code, reason) => post({ type: 'close', ...(code !== undefined ? { code } : {}), ...(reason !== undefined ? { reason } : {}) }),
@@ -38,14 +44,18 @@ export function workerWebSocket(url: string, makeWorker: () => Worker = () => ne
   };
 }
 
-/** The worker-backed socket where workers exist, else the page's own WebSocket. */
+/**
+ * The worker-backed socket where workers exist, else the page's own WebSocket. Either offers the local
+ * admin's subprotocols to the page's own origin only (transport/local-admin-secret.ts).
+ */
 export function defaultMakeSocket(url: string): WebSocketLike {
+  const protocols = localAdminProtocols(url);
   if (typeof Worker === 'function') {
     try {
-      return workerWebSocket(url);
+      return workerWebSocket(url, undefined, protocols);
     } catch {
       // A CSP without workers: the page's own socket.
     }
   }
-  return new WebSocket(url);
+  return new WebSocket(url, protocols);
 }

@@ -3,6 +3,7 @@
  * needs upload progress and cancel. The browser implementation uses XMLHttpRequest (fetch reports no
  * upload progress); in Electron bridge-upload-transport.ts carries uploads through main.
  */
+import { currentPage, localAdminHeaders, type LocalAdminPage } from '../../transport/local-admin-secret.ts';
 import { DEFAULT_ANSWER_LIMIT_BYTES } from '../../transport/transport.ts';
 import type { UploadPart } from './build-upload.ts';
 
@@ -76,7 +77,12 @@ export interface XhrLike {
   ontimeout: ((event: ProgressEvent) => void) | null;
 }
 
-export function createXhrUploadTransport(makeXhr: () => XhrLike = () => new XMLHttpRequest(), now: () => number = () => performance.now()): UploadTransport {
+/** `page`: where the local admin's page secret comes from (transport/local-admin-secret.ts). */
+export function createXhrUploadTransport(
+  makeXhr: () => XhrLike = () => new XMLHttpRequest(),
+  now: () => number = () => performance.now(),
+  page: () => LocalAdminPage | null = currentPage,
+): UploadTransport {
   return {
     upload(request, { onProgress, signal } = {}) {
       return new Promise<UploadResponse>((resolve, reject) => {
@@ -92,7 +98,8 @@ export function createXhrUploadTransport(makeXhr: () => XhrLike = () => new XMLH
         xhr.responseType = 'arraybuffer';
         xhr.withCredentials = request.withCredentials;
         // The browser writes the multipart Content-Type with its boundary; never set it by hand.
-        for (const [name, value] of Object.entries(request.headers)) {
+        // An upload to the page's own origin carries the local admin's page secret (never one to another origin).
+        for (const [name, value] of Object.entries({ ...request.headers, ...localAdminHeaders(request.url, page()) })) {
           if (name.toLowerCase() !== 'content-type') xhr.setRequestHeader(name, value);
         }
         xhr.upload.onprogress = (event) => onProgress?.({ loaded: event.loaded, total: event.lengthComputable ? event.total : null });
