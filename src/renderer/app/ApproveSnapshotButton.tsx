@@ -4,15 +4,17 @@
  * the runner would write it (the request's `ignore` paths left out, the connection's variables written
  * as their names, so no token or password lands in the file).
  */
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { JSX } from 'react';
 import { snapshotOf, type Redaction } from '../../shared/collections/snapshot.ts';
+import { folderKeys } from '../state/query-keys.ts';
 import { useServices, useStore } from '../state/services.ts';
 import { useWorkbench } from './workbench-context.ts';
 
 export function ApproveSnapshotButton(): JSX.Element | null {
   const services = useServices();
   const { folders } = useWorkbench();
+  const queryClient = useQueryClient();
   const tabState = useStore(services.tabs);
   const results = useStore(services.results);
   const active = tabState.tabs.find((t) => t.id === tabState.activeId) ?? tabState.tabs[0];
@@ -33,7 +35,9 @@ export function ApproveSnapshotButton(): JSX.Element | null {
       const redactions: Redaction[] = Object.entries(services.variables.variables(active.connectionId)).flatMap(([variable, value]) =>
         typeof value === 'string' ? [{ variable, value }] : [],
       );
-      await folders.writeSnapshot(target.folderId, target.path, snapshotOf(body, request.file.snapshot ?? {}, redactions));
+      const next = await folders.writeSnapshot(target.folderId, target.path, snapshotOf(body, request.file.snapshot ?? {}, redactions));
+      // The Saved view compares with what it last read: it must not run against the folder as it was.
+      queryClient.setQueryData(folderKeys.folder(target.folderId), next);
       return target.path;
     },
     onSuccess: (path) => services.toasts.show(`Approved the answer as the snapshot of ${path}.`, 'info', 5000),
