@@ -6,7 +6,8 @@
  */
 import { dirname } from 'node:path';
 import { rmSync } from 'node:fs';
-import { writeWorkspace } from './fixture.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { testApp, writeWorkspace, type TestApp } from './fixture.ts';
 
 const ADMIN_ONLY = { create: ['admin'], update: ['admin'], delete: ['admin'] };
 
@@ -142,4 +143,31 @@ export async function keepOnlyVisibleTo(post: Post, adminToken: string, ids: Rea
 export function writeReachWorkspace(): { file: string; remove(): void } {
   const file = writeWorkspace(REACH_WORKSPACE);
   return { file, remove: () => rmSync(dirname(file), { recursive: true, force: true }) };
+}
+
+export interface SeededReach {
+  /** The server; set in the test file's beforeAll. */
+  t: TestApp;
+  /** The admin's token. */
+  admin: string;
+  ids: ReachIds;
+}
+
+/**
+ * A server on the reach workspace, its admin signed in and the records seeded, made in the calling
+ * test file's beforeAll and closed (with the workspace file) in its afterAll.
+ */
+export function seededReachServer(timeoutMs = 60_000): SeededReach {
+  const workspace = writeReachWorkspace();
+  const seeded = {} as SeededReach;
+  beforeAll(async () => {
+    seeded.t = await testApp({ workspace: workspace.file, env: REACH_ADMIN_ENV });
+    seeded.admin = await seeded.t.login(REACH_ADMIN.username, REACH_ADMIN.password);
+    seeded.ids = await seedReach((body, token) => seeded.t.post(body, { token }), seeded.admin);
+  }, timeoutMs);
+  afterAll(async () => {
+    await seeded.t?.close();
+    workspace.remove();
+  });
+  return seeded;
 }

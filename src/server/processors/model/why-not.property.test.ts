@@ -3,9 +3,8 @@
 // answer exactly when "why not" finds no rule, and a query the user is refused is explained by a rule
 // (never "visible").
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../testing/fixture.ts';
-import { CLIENTS, PROJECTS, REACH_ADMIN, REACH_ADMIN_ENV, seedReach, writeReachWorkspace, type ReachIds, type REACH_USERS } from '../../testing/reach-workspace.ts';
+import { describe, expect, it } from 'vitest';
+import { CLIENTS, PROJECTS, REACH_ADMIN, seededReachServer, type REACH_USERS } from '../../testing/reach-workspace.ts';
 
 type Caller = keyof typeof REACH_USERS | 'anonymous' | typeof REACH_ADMIN.username;
 
@@ -52,32 +51,19 @@ const caseArb = fc.constantFrom('work.Task', 'work.Project').chain((namespace) =
 );
 
 describe('why not agrees with the answer', () => {
-  const workspace = writeReachWorkspace();
-  let t: TestApp;
-  let admin: string;
-  let ids: ReachIds;
-
-  beforeAll(async () => {
-    t = await testApp({ workspace: workspace.file, env: REACH_ADMIN_ENV });
-    admin = await t.login(REACH_ADMIN.username, REACH_ADMIN.password);
-    ids = await seedReach((body, token) => t.post(body, { token }), admin);
-  }, 60_000);
-  afterAll(async () => {
-    await t.close();
-    workspace.remove();
-  });
+  const seeded = seededReachServer();
 
   it('a record is in the answer exactly when why not finds no rule (300 random cases)', async () => {
-    expect(ids.projects).toHaveLength(PROJECTS.length);
+    expect(seeded.ids.projects).toHaveLength(PROJECTS.length);
     await fc.assert(
       fc.asyncProperty(caseArb, async ({ namespace, caller, filter, exclude, id }) => {
         const meta: Record<string, unknown> = { namespace, intent: 'retrieve', filter: Object.fromEntries(filter), exclude: Object.fromEntries(exclude), limit: 500 };
-        // The anonymous caller asks for itself; everyone else is seen as by the admin (see-as.test.ts
+        // The anonymous caller asks for itself; everyone else is seen as by the seeded.admin (see-as.test.ts
         // shows that answer is the user's own).
         const as = caller === 'anonymous' ? {} : caller === REACH_ADMIN.username ? {} : { seeAs: caller };
-        const token = caller === 'anonymous' ? undefined : admin;
-        const answer = await t.post({ __meta__: { ...meta, ...as } }, { token });
-        const explained = await t.post({ __meta__: { ...meta, ...as, whyNot: { id } } }, { token });
+        const token = caller === 'anonymous' ? undefined : seeded.admin;
+        const answer = await seeded.t.post({ __meta__: { ...meta, ...as } }, { token });
+        const explained = await seeded.t.post({ __meta__: { ...meta, ...as, whyNot: { id } } }, { token });
         expect(explained.status).toBe(200);
         const { visible, reasons } = explained.body.__payload__ as { visible: boolean; reasons: Array<{ rule: string }> };
         expect(visible).toBe(reasons.length === 0);

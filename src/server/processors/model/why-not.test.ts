@@ -1,46 +1,32 @@
 // "Why not" (docs/protocol.md "Why not"): each rule that keeps a record out of a user's answer, named
 // with the values that decide it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../testing/fixture.ts';
-import { REACH_ADMIN, REACH_ADMIN_ENV, seedReach, writeReachWorkspace, type ReachIds } from '../../testing/reach-workspace.ts';
+import { describe, expect, it } from 'vitest';
+import { REACH_ADMIN, seededReachServer } from '../../testing/reach-workspace.ts';
 
 describe('whyNot', () => {
-  const workspace = writeReachWorkspace();
-  let t: TestApp;
-  let admin: string;
-  let ids: ReachIds;
-
-  beforeAll(async () => {
-    t = await testApp({ workspace: workspace.file, env: REACH_ADMIN_ENV });
-    admin = await t.login(REACH_ADMIN.username, REACH_ADMIN.password);
-    ids = await seedReach((body, token) => t.post(body, { token }), admin);
-  });
-  afterAll(async () => {
-    await t.close();
-    workspace.remove();
-  });
+  const seeded = seededReachServer();
 
   async function why(user: string, meta: Record<string, unknown>, id: number) {
-    const res = await t.post({ __meta__: { intent: 'retrieve', seeAs: user, whyNot: { id }, ...meta } }, { token: admin });
+    const res = await seeded.t.post({ __meta__: { intent: 'retrieve', seeAs: user, whyNot: { id }, ...meta } }, { token: seeded.admin });
     expect(res.status).toBe(200);
     expect(res.body.__intent__).toBe('whyNot');
     return res.body.__payload__;
   }
 
   it('names the row scope, the field and the two values', async () => {
-    const borealis = ids.projects[1] as number;
+    const borealis = seeded.ids.projects[1] as number;
     const answer = await why('alice', { namespace: 'work.Project' }, borealis);
     expect(answer).toMatchObject({ namespace: 'work.Project', id: borealis, user: 'alice', visible: false });
     expect(answer.reasons).toHaveLength(1);
     expect(answer.reasons[0]).toMatchObject({
       rule: 'row_scope',
-      alternatives: [{ scope: { owner: ids.users.alice }, failing: [{ field: 'owner', needs: ids.users.alice, has: ids.users.bob }] }],
+      alternatives: [{ scope: { owner: seeded.ids.users.alice }, failing: [{ field: 'owner', needs: seeded.ids.users.alice, has: seeded.ids.users.bob }] }],
     });
-    expect(answer.reasons[0].message).toBe(`The record is outside alice's row scope of work.Project: it needs owner = ${ids.users.alice}, the record has ${ids.users.bob}`);
+    expect(answer.reasons[0].message).toBe(`The record is outside alice's row scope of work.Project: it needs owner = ${seeded.ids.users.alice}, the record has ${seeded.ids.users.bob}`);
   });
 
   it('names the roles a user lacks for the model', async () => {
-    const answer = await why('dave', { namespace: 'work.Project' }, ids.projects[0] as number);
+    const answer = await why('dave', { namespace: 'work.Project' }, seeded.ids.projects[0] as number);
     expect(answer.reasons).toEqual([
       { rule: 'permission', message: 'dave (roles: none) may not retrieve work.Project: it needs one of the roles member, auditor', model: 'work.Project', needs: ['member', 'auditor'], has: [] },
     ]);
@@ -59,7 +45,7 @@ describe('whyNot', () => {
       },
     ]);
     // The same query is refused when run, with the error the explanation stands for.
-    const run = await t.post({ __meta__: { namespace: 'work.Task', intent: 'retrieve', seeAs: 'carol', filter: { project__client__name: 'Acme' } } }, { token: admin });
+    const run = await seeded.t.post({ __meta__: { namespace: 'work.Task', intent: 'retrieve', seeAs: 'carol', filter: { project__client__name: 'Acme' } } }, { token: seeded.admin });
     expect(run.status).toBe(403);
   });
 
@@ -76,13 +62,13 @@ describe('whyNot', () => {
         actual: 'silver',
       },
     ]);
-    // The admin, who reaches every client, gets that task.
-    const asAdmin = await t.post({ __meta__: { namespace: 'work.Task', intent: 'retrieve', whyNot: { id: task }, filter: { project__client__tier: 'silver' } } }, { token: admin });
+    // The seeded.admin, who reaches every client, gets that task.
+    const asAdmin = await seeded.t.post({ __meta__: { namespace: 'work.Task', intent: 'retrieve', whyNot: { id: task }, filter: { project__client__tier: 'silver' } } }, { token: seeded.admin });
     expect(asAdmin.body.__payload__).toMatchObject({ visible: true, reasons: [], user: REACH_ADMIN.username });
   });
 
   it("names the query's own filter and exclude entries, and a record that does not exist", async () => {
-    const answer = await why('carol', { namespace: 'work.Project', filter: { budget__gte: 200, name__startswith: 'A' }, exclude: { owner__username: 'alice' } }, ids.projects[0] as number);
+    const answer = await why('carol', { namespace: 'work.Project', filter: { budget__gte: 200, name__startswith: 'A' }, exclude: { owner__username: 'alice' } }, seeded.ids.projects[0] as number);
     expect(answer.reasons.map((r: { rule: string }) => r.rule)).toEqual(['filter', 'exclude']);
     expect(answer.reasons[0]).toMatchObject({ entry: 'budget__gte', expected: 200, actual: 100 });
     expect(answer.reasons[0].message).toBe('filter "budget__gte" does not match: the record has 100, the filter asks 200');
@@ -92,17 +78,17 @@ describe('whyNot', () => {
   });
 
   it('finds no rule for a record in the answer', async () => {
-    const answer = await why('bob', { namespace: 'work.Project', filter: { budget: 250 } }, ids.projects[1] as number);
+    const answer = await why('bob', { namespace: 'work.Project', filter: { budget: 250 } }, seeded.ids.projects[1] as number);
     expect(answer).toMatchObject({ visible: true, reasons: [] });
   });
 
   it('refuses whyNot outside a retrieve, and in a shape it does not take', async () => {
-    const count = await t.post({ __meta__: { namespace: 'work.Project', intent: 'count', whyNot: { id: 1 } } }, { token: admin });
+    const count = await seeded.t.post({ __meta__: { namespace: 'work.Project', intent: 'count', whyNot: { id: 1 } } }, { token: seeded.admin });
     expect(count.status).toBe(400);
-    const bad = await t.post({ __meta__: { namespace: 'work.Project', intent: 'retrieve', whyNot: { id: 'x' } } }, { token: admin });
+    const bad = await seeded.t.post({ __meta__: { namespace: 'work.Project', intent: 'retrieve', whyNot: { id: 'x' } } }, { token: seeded.admin });
     expect(bad.status).toBe(400);
     expect(bad.body.__errors__[0].message).toBe('whyNot must be {"id": <the record\'s id>}');
-    const collection = await t.post({ __meta__: { namespace: 'work.Notes', intent: 'retrieve', schema: 'nosql', whyNot: { id: 1 } } }, { token: admin });
+    const collection = await seeded.t.post({ __meta__: { namespace: 'work.Notes', intent: 'retrieve', schema: 'nosql', whyNot: { id: 1 } } }, { token: seeded.admin });
     expect(collection.status).toBe(400);
     expect(collection.body.__errors__[0].message).toBe('whyNot explains the records of a model retrieve');
   });
