@@ -62,6 +62,17 @@ describe('seeAs', () => {
     expect((await seeded.t.post(projects({ seeAs: 'dave' }))).status).toBe(401);
   });
 
+  it('follows a revoked admin role at once: the same token may no longer see as anyone', async () => {
+    const { t, admin } = seeded;
+    const created = await t.post({ __meta__: { namespace: 'system.User', intent: 'create' }, username: 'second-admin', password: 'second-admin-pass-1', roles: ['admin'] }, { token: admin });
+    const token = await t.login('second-admin', 'second-admin-pass-1');
+    expect((await t.post(projects({ seeAs: 'alice' }), { token })).status).toBe(200);
+    await t.post({ __meta__: { namespace: 'system.User', intent: 'update', uniqueObject: { id: created.body.__payload__.id } }, roles: [] }, { token: admin });
+    const after = await t.post(projects({ seeAs: 'alice' }), { token });
+    expect(after.status).toBe(403);
+    expect(after.body.__payload__).toBeNull();
+  });
+
   it('never writes: a write run as another user is refused whole and changes nothing', async () => {
     const before = await seeded.t.post({ __meta__: { namespace: 'work.Project', intent: 'count' } }, { token: seeded.admin });
     const create = await seeded.t.post({ __meta__: { namespace: 'work.Project', intent: 'create', seeAs: 'alice' }, name: 'Ghost' }, { token: seeded.admin });
