@@ -7,6 +7,7 @@
  * server sent are not shown as fact.
  */
 import { parseJsonKeepingNumbers } from './big-number.ts';
+import { findDuplicateKeys } from './duplicate-keys.ts';
 import type { Extras, JsonValue } from '../../shared/protocol.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';
 import { readErrors, readExtras, readLabel, readMessage, readNotices, readSystem } from './schema/envelope-schema.ts';
@@ -90,7 +91,7 @@ function looksLikeSubquery(v: unknown): v is Obj {
 
 const SUBQUERY_KEYS = { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', notices: 'notices' };
 
-function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omit<ResultView, 'misfits'> {
+function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omit<ResultView, 'misfits' | 'duplicateKeys'> {
   const shape = detectShape(body, httpStatus, hints);
   const httpFailed = httpStatus >= 400 || httpStatus === 0;
   const state = { tooDeep: false };
@@ -139,7 +140,7 @@ function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omi
 
 export function normalizeParsed(body: unknown, httpStatus: number, hints: NormalizeHints = {}): ResultView {
   const { value, misfits } = collectMisfits(() => readView(body, httpStatus, hints));
-  return { ...value, misfits: dedupe(misfits) };
+  return { ...value, misfits: dedupe(misfits), duplicateKeys: null };
 }
 
 /** The same misfit in 1,000 errors is one sentence, with its count. */
@@ -170,6 +171,7 @@ export function notJsonView(httpStatus: number, reason: string): ResultView {
     parseError: reason,
     misfits: [],
     tooDeep: false,
+    duplicateKeys: null,
   };
 }
 
@@ -183,5 +185,6 @@ export function normalizeText(text: string, httpStatus: number, hints: Normalize
     const looksHtml = /^\s*</.test(text);
     return notJsonView(httpStatus, `The body is not JSON${looksHtml ? ' (it looks like an HTML page, as a proxy or a web server answers)' : ''}: ${(err as Error).message}`);
   }
-  return normalizeParsed(body, httpStatus, hints);
+  // Only text that parsed is scanned; the scan names what JSON.parse resolved without a word.
+  return { ...normalizeParsed(body, httpStatus, hints), duplicateKeys: findDuplicateKeys(text) };
 }

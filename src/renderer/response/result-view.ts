@@ -6,9 +6,10 @@
  * listed in `misfits`, so nothing past the boundary checks shapes again.
  */
 import type { Extras, JqlError, JsonValue, SystemInfo } from '../../shared/protocol.ts';
+import type { DuplicateKeys } from './duplicate-keys.ts';
 import type { Misfit } from './schema/lenient.ts';
 
-export type { Misfit };
+export type { DuplicateKeys, Misfit };
 
 export type EnvelopeShape = 'envelope' | 'flat' | 'data-only' | 'not-json';
 
@@ -44,6 +45,11 @@ export interface ResultView {
   misfits: Misfit[];
   /** Some of the answer was nested deeper than the console shows as a tree: see the raw body. */
   tooDeep: boolean;
+  /**
+   * Keys the body sends twice in one object (JSON.parse kept the last): null when none, or when the
+   * view was built from a parsed value rather than the text.
+   */
+  duplicateKeys: DuplicateKeys | null;
 }
 
 /** Every error of a view, each with the subquery it belongs to (null: the whole request). */

@@ -18,6 +18,7 @@ import type { RunDone, RunState } from '../../state/results-store.ts';
 import { isOwnServer } from '../../state/own-server.ts';
 import { useServices, useStore } from '../../state/services.ts';
 import { tabTitle, type QueryInfoLevel, type QueryTab } from '../../state/tabs-store.ts';
+import { DuplicateKeysNote } from './DuplicateKeysNote.tsx';
 import { EmptyResult } from './EmptyResult.tsx';
 import { ErrorsList } from './ErrorsList.tsx';
 import { ExtrasBar } from './ExtrasBar.tsx';
@@ -194,6 +195,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
     <>
       {part('The response header', <ResponseHeader run={props.run} tabTitle={props.title} snippets={props.snippets ?? true} own={own} />)}
       {view.parseError && <p className="banner banner-error">{view.parseError}</p>}
+      <DuplicateKeysNote found={view.duplicateKeys} />
       {view.tooDeep && (
         <p className="banner banner-error" data-testid="too-deep">
           {TOO_DEEP_SENTENCE}

@@ -14,7 +14,9 @@ export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets
   const { toasts, platform } = useServices();
   const { run } = props;
   const status = run.view.httpStatus;
-  const tone = status >= 500 ? 'err' : status >= 400 ? 'warn' : run.view.failed ? 'warn' : 'ok';
+  // A key of the envelope sent twice (DuplicateKeysNote) leaves the answer's meaning in doubt: never 'ok'.
+  const doubted = (run.view.duplicateKeys?.top.length ?? 0) > 0;
+  const tone = status >= 500 ? 'err' : status >= 400 ? 'warn' : run.view.failed || doubted ? 'warn' : 'ok';
 
   const save = async () => {
     const name = `${props.tabTitle.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '') || 'response'}.json`;

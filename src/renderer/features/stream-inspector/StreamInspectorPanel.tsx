@@ -13,6 +13,7 @@ import { JsonTree } from './JsonTree.tsx';
 import { exportFileName, toNdjson } from './ndjson.ts';
 import { RateChart } from './RateChart.tsx';
 import type { StreamSession } from './stream-session.ts';
+import { silenceNote } from './stream-waiting.ts';
 import styles from './stream-inspector.module.css';
 import { SubscriptionBuilder, SubscriptionList, type FilterEditorProps } from './SubscriptionBuilder.tsx';
 import { useLogView, useNow, useSessionState } from './use-stream.ts';
@@ -48,6 +49,7 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
   const subscriptions = session.client.subscriptions();
   const open = state.connection === 'open';
   const live = open || state.connection === 'connecting' || state.connection === 'waiting';
+  const silent = silenceNote(session.client.silence(), now);
 
   return (
     <section className={styles.panel} aria-label="Stream inspector">
@@ -57,6 +59,7 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
           {connectionLabel ? `${connectionLabel}: ` : ''}
           {state.connection}
           {state.detail ? ` (${state.detail})` : ''}
+          {silent ? ` · ${silent}` : ''}
         </span>
         {live ? (
           <button type="button" className={styles.button} onClick={() => session.disconnect()}>
@@ -76,7 +79,7 @@ export function StreamInspectorPanel({ session, describe, connectionLabel, onExp
 
       <div className={styles.side}>
         <SubscriptionBuilder describe={describe} onSubscribe={(spec, since) => session.addSubscription(spec, since)} renderFilterEditor={renderFilterEditor} />
-        <SubscriptionList subscriptions={subscriptions} onUnsubscribe={(id) => session.removeSubscription(id)} onRetry={(id) => session.client.retry(id)} />
+        <SubscriptionList subscriptions={subscriptions} now={now} onUnsubscribe={(id) => session.removeSubscription(id)} onRetry={(id) => session.client.retry(id)} />
       </div>
 
       <div className={styles.main}>

@@ -6,6 +6,7 @@
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import type { SubscriptionState } from './stream-client.ts';
+import { firstEventWait } from './stream-waiting.ts';
 import type { StreamSchema, SubscriptionSpec } from './stream-messages.ts';
 import styles from './stream-inspector.module.css';
 import { defaultStreamNamespace, describeSpec, emptyDraft, filterKeySuggestions, insertFilterKey, STANDARD_EVENTS, streamNamespaces, validateDraft, type DraftErrors, type SubscriptionDraft } from './subscription-draft.ts';
@@ -114,7 +115,13 @@ export function SubscriptionBuilder({ describe, onSubscribe, renderFilterEditor 
   );
 }
 
-export function SubscriptionList({ subscriptions, onUnsubscribe, onRetry }: { subscriptions: SubscriptionState[]; onUnsubscribe: (id: string) => void; onRetry: (id: string) => void }) {
+/** `now`: the panel's clock, for how long an active subscription has waited for its first event. */
+function waitNote(s: SubscriptionState, now: number): string {
+  const wait = firstEventWait(s, now);
+  return wait ? ` · ${wait}` : '';
+}
+
+export function SubscriptionList({ subscriptions, now, onUnsubscribe, onRetry }: { subscriptions: SubscriptionState[]; now: number; onUnsubscribe: (id: string) => void; onRetry: (id: string) => void }) {
   return (
     <div className={styles.box}>
       <h3 className={styles.title}>Subscriptions ({subscriptions.length})</h3>
@@ -127,6 +134,7 @@ export function SubscriptionList({ subscriptions, onUnsubscribe, onRetry }: { su
             </span>
             <span className={styles.hint}>
               {s.status} · seq {s.cursor ?? '—'} · {s.received} events{s.duplicates > 0 ? ` · ${s.duplicates} duplicates dropped` : ''}
+              {waitNote(s, now)}
             </span>
             {s.error && (
               <p className={styles.error}>

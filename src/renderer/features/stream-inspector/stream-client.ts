@@ -22,6 +22,8 @@ export interface SubscriptionState {
   cursor: number | null;
   received: number;
   duplicates: number;
+  /** When the server last acknowledged it (null while pending): how long it has waited for an event. */
+  activeSince: number | null;
   error: { code: string; message: string } | null;
 }
 
@@ -100,7 +102,17 @@ export class StreamClient {
   }
 
   subscriptions(): SubscriptionState[] {
-    return [...this.subs.values()].map(({ id, spec, status, cursor, received, duplicates, error }) => ({ id, spec, status, cursor, received, duplicates, error }));
+    return [...this.subs.values()].map(({ id, spec, status, cursor, received, duplicates, activeSince, error }) => ({ id, spec, status, cursor, received, duplicates, activeSince, error }));
+  }
+
+  /**
+   * How long the open socket has been silent, and the heartbeat that bounds it: a browser hands on
+   * only whole messages, so a message still arriving (or one that never ends) looks like silence.
+   * Null while no socket is open.
+   */
+  silence(): { since: number; pingIntervalMs: number; closesAfterMs: number } | null {
+    if (this.stateValue !== 'open' || !this.socket) return null;
+    return { since: this.lastMessageAt, pingIntervalMs: this.opts.pingIntervalMs, closesAfterMs: this.opts.pingIntervalMs + this.opts.pongTimeoutMs };
   }
 
   on(listener: (notice: StreamNotice) => void): () => void {
@@ -141,7 +153,7 @@ export class StreamClient {
     while (this.subs.has(`s${this.nextId}`)) this.nextId++;
     const id = `s${this.nextId++}`;
     const since = options.since ?? null;
-    this.subs.set(id, { id, spec, status: 'pending', cursor: since, received: 0, duplicates: 0, error: null, resumeFrom: null, replayUntil: null, initialSince: since });
+    this.subs.set(id, { id, spec, status: 'pending', cursor: since, received: 0, duplicates: 0, activeSince: null, error: null, resumeFrom: null, replayUntil: null, initialSince: since });
     this.sendSubscribe(this.subs.get(id)!);
     this.emit({ type: 'subscriptions' });
     return id;
@@ -239,6 +251,7 @@ export class StreamClient {
     const sub = this.subs.get(id);
     if (!sub) return;
     sub.status = 'active';
+    sub.activeSince = this.opts.now();
     if (sub.resumeFrom !== null) {
       this.emit({ type: 'gap', marker: judgeResume(id, sub.resumeFrom, latest, this.opts.retention, this.lastCloseCode) });
       sub.replayUntil = latest;
@@ -303,6 +316,7 @@ export class StreamClient {
       if (sub.status === 'error') continue;
       if (sub.cursor !== null) sub.resumeFrom = sub.cursor;
       sub.status = 'pending';
+      sub.activeSince = null;
       sub.replayUntil = null;
     }
     this.emit({ type: 'subscriptions' });
