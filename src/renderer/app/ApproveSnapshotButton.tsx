@@ -6,9 +6,10 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { JSX } from 'react';
-import { snapshotOf, type Redaction } from '../../shared/collections/snapshot.ts';
+import type { Redaction } from '../../shared/collections/snapshot.ts';
 import { folderKeys } from '../state/query-keys.ts';
 import { useServices, useStore } from '../state/services.ts';
+import { approvedSnapshot } from './approved-snapshot.ts';
 import { useWorkbench } from './workbench-context.ts';
 
 export function ApproveSnapshotButton(): JSX.Element | null {
@@ -26,16 +27,11 @@ export function ApproveSnapshotButton(): JSX.Element | null {
       const folder = await folders.read(target.folderId);
       const request = folder.requests.find((r) => r.path === target.path);
       if (!request) throw new Error(`${target.path} is no longer in the collection.`);
-      let body: unknown;
-      try {
-        body = JSON.parse(await result.raw.text());
-      } catch {
-        throw new Error('The answer is not JSON, so it cannot be a snapshot.');
-      }
+      const text = await result.raw.text();
       const redactions: Redaction[] = Object.entries(services.variables.variables(active.connectionId)).flatMap(([variable, value]) =>
         typeof value === 'string' ? [{ variable, value }] : [],
       );
-      const next = await folders.writeSnapshot(target.folderId, target.path, snapshotOf(body, request.file.snapshot ?? {}, redactions));
+      const next = await folders.writeSnapshot(target.folderId, target.path, approvedSnapshot(text, request.file.snapshot ?? {}, redactions));
       // The Saved view compares with what it last read: it must not run against the folder as it was.
       queryClient.setQueryData(folderKeys.folder(target.folderId), next);
       return target.path;

@@ -4,6 +4,7 @@
  * the embedded server through the transport, with the local admin's credential.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
+import { stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { readErrors } from '../../response/schema/envelope-schema.ts';
 import { readFolderList, readFolderSnapshot, readImported, type FolderSnapshot, type FolderSummary, type ImportedFolder } from '../../response/schema/folders-schema.ts';
 import { credentialParts, decodeJson, trimBaseUrl, type ServerTarget } from '../../transport/jql-client.ts';
@@ -50,7 +51,8 @@ export function createFoldersClient(transport: Transport, target: () => ServerTa
       method,
       ...credential,
       headers: { Accept: 'application/json', ...credential.headers, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
+      // A snapshot's numbers go as the digits the server sent (big-number.ts), not as strings.
+      ...(body ? { body: stringifyKeepingNumbers(body) } : {}),
       timeoutMs: 15_000,
     });
     const parsed = decodeJson(result.body);

@@ -1,6 +1,6 @@
 /** An empty payload: says the query matched nothing and shows the conditions it was asked with. */
 import type { JSX } from 'react';
-import { appliedConditions } from './empty-result.ts';
+import { appliedConditions, conditionsText } from './empty-result.ts';
 
 export function EmptyResult(props: { body: string | undefined; section: string | null; filtered: number | undefined }): JSX.Element {
   const applied = appliedConditions(props.body, props.section);
@@ -16,7 +16,7 @@ export function EmptyResult(props: { body: string | undefined; section: string |
         <>
           <p className="muted small">It was asked with:</p>
           <pre className="empty-result-conditions" data-testid="empty-result-conditions">
-            {entries.map(([key, value]) => `"${key}": ${JSON.stringify(value, null, 2)}`).join(',\n')}
+            {conditionsText(entries)}
           </pre>
         </>
       ) : (

@@ -3,6 +3,7 @@
  * multi-query's subquery) that matched nothing, read from the document as sent. Framework-free.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../response/big-number.ts';
 
 export interface AppliedConditions {
   /** `[key, value]` pairs in document order: `filter`, `exclude`, `search`, `uniqueObject`. */
@@ -18,7 +19,8 @@ export function appliedConditions(body: string | undefined, section: string | nu
   if (!body) return null;
   let document: unknown;
   try {
-    document = JSON.parse(body);
+    // An id above 2^53 in a filter is shown as typed, not as a double's rounding of it.
+    document = parseJsonKeepingNumbers(body);
   } catch {
     return null;
   }
@@ -26,4 +28,9 @@ export function appliedConditions(body: string | undefined, section: string | nu
   if (!isObject(query) || !isObject(query.__meta__)) return null;
   const meta = query.__meta__;
   return { entries: CONDITION_KEYS.filter((key) => Object.hasOwn(meta, key)).map((key) => [key, meta[key] as JsonValue]) };
+}
+
+/** The conditions as the view shows them: `"filter": {...}` lines, numbers with the digits typed. */
+export function conditionsText(entries: AppliedConditions['entries']): string {
+  return entries.map(([key, value]) => `"${key}": ${stringifyKeepingNumbers(value, 2)}`).join(',\n');
 }

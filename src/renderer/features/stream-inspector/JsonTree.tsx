@@ -4,9 +4,11 @@
  */
 import { VisibleControls } from '../../components/visible-controls.tsx';
 import type { JsonValue } from '../../../shared/protocol.ts';
+import { bigNumberText, isBigNumber } from '../../response/big-number.ts';
 import styles from './stream-inspector.module.css';
 
 function Leaf({ value }: { value: JsonValue }) {
+  if (isBigNumber(value)) return <span className={styles.literal}>{bigNumberText(value)}</span>;
   if (typeof value === 'string') return <span className={styles.string}><VisibleControls text={JSON.stringify(value)} /></span>;
   return <span className={styles.literal}>{JSON.stringify(value)}</span>;
 }

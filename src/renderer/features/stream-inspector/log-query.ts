@@ -4,6 +4,7 @@
  * `ns:tickets.Ticket` (or `namespace:`), `id:42`, `sub:s1`, `seq:>1000` / `seq:<1000`, and
  * `replayed:true`. A term starting with `-` excludes. Gap and status markers always stay visible.
  */
+import { stringifyKeepingNumbers } from '../../response/big-number.ts';
 import type { LogEntry, LogEventEntry, LogPredicate } from './event-log.ts';
 
 type Test = (entry: LogEventEntry) => boolean;
@@ -13,7 +14,7 @@ const recordText = new WeakMap<LogEventEntry, string>();
 function textOf(entry: LogEventEntry): string {
   let text = recordText.get(entry);
   if (text === undefined) {
-    text = `${entry.event} ${entry.namespace} ${JSON.stringify(entry.record)}`.toLowerCase();
+    text = `${entry.event} ${entry.namespace} ${stringifyKeepingNumbers(entry.record)}`.toLowerCase();
     recordText.set(entry, text);
   }
   return text;

@@ -3,6 +3,7 @@
  * be replayed or diffed against the server's log), plus `received_at` and `replayed`. Markers are
  * the console's own notes and are left out.
  */
+import { stringifyKeepingNumbers } from '../../response/big-number.ts';
 import type { LogEntry } from './event-log.ts';
 
 export function toNdjson(entries: Iterable<LogEntry>): string {
@@ -10,7 +11,8 @@ export function toNdjson(entries: Iterable<LogEntry>): string {
   for (const e of entries) {
     if (e.kind !== 'event') continue;
     lines.push(
-      JSON.stringify({
+      // The digits the server sent, not a double's rounding of them.
+      stringifyKeepingNumbers({
         type: 'event',
         subscription: e.subscription,
         event: e.event,

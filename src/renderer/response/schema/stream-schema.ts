@@ -8,6 +8,7 @@
 import * as v from 'valibot';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { EventMessage } from '../../../shared/streams.ts';
+import { bigNumberText, isBigNumber, parseJsonKeepingNumbers } from '../big-number.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth.ts';
 import { formatBytes as formatFrameBytes } from '../../components/format.ts';
 import { count, label, message, record } from './fields.ts';
@@ -49,7 +50,8 @@ const unreadable = (sentence: string): StreamFrame => ({ type: 'unreadable', sen
 export function recordIdOf(record: JsonValue): string | number | null {
   if (typeof record !== 'object' || record === null || Array.isArray(record) || !('id' in record)) return null;
   const id = record.id;
-  if (typeof id === 'string') return id.slice(0, 200);
+  // A 64-bit id is shown, searched and exported as the digits the server sent (big-number.ts).
+  if (typeof id === 'string') return (isBigNumber(id) ? bigNumberText(id) : id).slice(0, 200);
   if (typeof id === 'number' || typeof id === 'boolean') return typeof id === 'number' ? id : String(id);
   if (id === null || id === undefined) return null;
   // Valid JSON such as {"toString": 1, "valueOf": 1} cannot be turned into a string by String().
@@ -61,7 +63,8 @@ export function readStreamFrame(data: SocketData): StreamFrame {
   if (typeof data !== 'string') return unreadable(`The server sent a binary frame (${formatFrameBytes(data.binaryBytes)}), not text: it is ignored.`);
   let raw: unknown;
   try {
-    raw = JSON.parse(data);
+    // Numbers a double cannot hold stay their digits, as in answers (big-number.ts).
+    raw = parseJsonKeepingNumbers(data);
   } catch {
     return unreadable(`The server sent a frame that is not JSON (${JSON.stringify(data.slice(0, 40))}${data.length > 40 ? '…' : ''}): it is ignored.`);
   }
@@ -85,7 +88,9 @@ export function readStreamFrame(data: SocketData): StreamFrame {
       if (big || deep) {
         const id = recordIdOf(event.record);
         const summary = big ? `a record of ${formatFrameBytes(data.length)}, over the ${formatFrameBytes(MAX_FRAME_BYTES)} the console keeps per event` : `a record nested more than ${MAX_JSON_DEPTH} levels deep`;
-        return { ...event, record: id === null ? null : { id }, summarized: `Summarized: ${summary}; its record is not kept.` };
+        // A big-number id stays a number in the kept record (its marker), not its digits as text.
+        const kept = isBigNumber((event.record as { id?: unknown } | null)?.id) ? (event.record as { id: JsonValue }).id : id;
+        return { ...event, record: id === null ? null : { id: kept }, summarized: `Summarized: ${summary}; its record is not kept.` };
       }
       return { ...event, summarized: null };
     }
