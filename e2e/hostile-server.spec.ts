@@ -115,6 +115,10 @@ async function assertTable(app: ConsolePage, table: NonNullable<HostileEntry['ta
   const grid = app.page.getByTestId('payload-table');
   for (const text of table.cells) await expect(grid.locator('[role="gridcell"], [role="columnheader"]').filter({ hasText: new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`) }).first(), `a cell shows ${text}`).toBeVisible();
   for (const text of table.hides ?? []) expect(await grid.innerText(), `the table does not show ${JSON.stringify(text)} as is`).not.toContain(text);
+  // Nor do the tooltips (a cell's or a header's title) hold it.
+  const titles = (await grid.locator('[title]').evaluateAll((nodes) => nodes.map((n) => (n as unknown as { title: string }).title))).join('\n');
+  expect(titles, 'tooltips in the table').not.toBe('');
+  for (const text of table.hides ?? []) expect(titles, `no tooltip shows ${JSON.stringify(text)} as is`).not.toContain(text);
 }
 
 async function streamsView(app: ConsolePage, errors: string[], waitMs: number): Promise<void> {

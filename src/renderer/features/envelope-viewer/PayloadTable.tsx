@@ -11,7 +11,7 @@
  * With `explainRecord`, a record's context menu (right-click, ContextMenu key, Shift+F10) asks why a
  * user cannot see it.
  */
-import { VisibleControls } from '../../components/visible-controls.tsx';
+import { VisibleControls, visibleText } from '../../components/visible-controls.tsx';
 import { isBigNumber, isOutOfRange, stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
@@ -212,7 +212,7 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
               style={{ width: widthOf(c) }}
               aria-sort={sort?.column === c ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
             >
-              <button type="button" className="th-button" tabIndex={-1} data-header={c} onKeyDown={(e) => onHeaderKeyDown(e, c)} onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${c}`}>
+              <button type="button" className="th-button" tabIndex={-1} data-header={c} onKeyDown={(e) => onHeaderKeyDown(e, c)} onClick={() => setSort(nextSort(sort, c))} title={`Sort by ${visibleText(c)}`}>
                 <VisibleControls text={c} />
                 <span className="sort-mark" aria-hidden="true">{sort?.column === c ? (sort.direction === 'asc' ? '▲' : '▼') : ''}</span>
               </button>
@@ -255,7 +255,7 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
                         data-match={isCurrent ? 'current' : isMatch ? 'match' : undefined}
                         className={`td ${valueClass(value)}${isSelected ? ' is-selected' : ''}${isMatch ? ' is-match' : ''}${isCurrent ? ' is-current-match' : ''}`}
                         style={{ width: widthOf(c) }}
-                        title={nested ? undefined : cellText(value, 2000)}
+                        title={nested ? undefined : visibleText(cellText(value, 2000))}
                         onClick={() => setSelected({ row: rowIndex, column: c })}
                         onFocus={() => !isSelected && setSelected({ row: rowIndex, column: c })}
                         onKeyDown={(e) => onCellKeyDown(e, rowIndex, c)}
@@ -277,8 +277,12 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
                   <div className="tr-detail" style={{ marginLeft: INDEX_WIDTH }}>
                     {open.map((c) => (
                       <div key={c} className="tr-detail-item">
-                        <span className="muted">{c}</span>
-                        <pre>{stringifyKeepingNumbers(cellValue(row, c), 2)}</pre>
+                        <span className="muted">
+                          <VisibleControls text={c} />
+                        </span>
+                        <pre>
+                          <VisibleControls text={stringifyKeepingNumbers(cellValue(row, c), 2)} />
+                        </pre>
                       </div>
                     ))}
                   </div>

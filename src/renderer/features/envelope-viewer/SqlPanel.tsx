@@ -5,6 +5,8 @@
 import type { JSX } from 'react';
 import type { SystemInfo } from '../../../shared/protocol.ts';
 import { formatMs } from '../../components/format.ts';
+import { VisibleControls } from '../../components/visible-controls.tsx';
+import { stringifyKeepingNumbers } from '../../response/big-number.ts';
 import { cutSentence, firstOf, SHOWN_SQL } from './count-bounds.ts';
 import { CutNotice } from './CutNotice.tsx';
 
@@ -50,7 +52,12 @@ function SqlList(props: { sql: NonNullable<SystemInfo['sql']> }): JSX.Element {
               #{i + 1} · {formatMs(s.time_ms)}
             </div>
             <pre className="sql-text">{s.sql}</pre>
-            {s.params.length > 0 && <pre className="sql-params">params: {JSON.stringify(s.params)}</pre>}
+            {/* Parameters are data: a bidi or zero-width character is drawn visibly, a 64-bit id by its digits. */}
+            {s.params.length > 0 && (
+              <pre className="sql-params">
+                params: <VisibleControls text={stringifyKeepingNumbers(s.params)} />
+              </pre>
+            )}
           </li>
         ))}
       </ol>

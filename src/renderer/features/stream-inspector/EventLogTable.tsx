@@ -5,7 +5,7 @@
  * for: the virtualizer measures them. Every row holds cells (a marker's text is one cell spanning the
  * columns), as a table's rows must for a screen reader. With autoscroll on, the newest row stays in view.
  */
-import { VisibleControls } from '../../components/visible-controls.tsx';
+import { VisibleControls, visibleText } from '../../components/visible-controls.tsx';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { LogEntry, LogView } from './event-log.ts';
@@ -51,13 +51,13 @@ function Row({ entry, selected, top, onSelect, measure, position }: { entry: Log
       title={entry.replayed ? 'Replayed after a reconnect' : undefined}
       onClick={() => onSelect(entry.index)}
     >
-      <span role="cell" title={time.invalid ?? entry.at} className={time.invalid ? styles['level-warn'] : undefined} data-invalid-time={time.invalid ? 'true' : undefined}>
+      <span role="cell" title={visibleText(time.invalid ?? entry.at)} className={time.invalid ? styles['level-warn'] : undefined} data-invalid-time={time.invalid ? 'true' : undefined}>
         {time.invalid ? '⚠ ' : ''}
         {time.text}
       </span>
       <span role="cell">{entry.seq}</span>
       <span role="cell" className={kindClass(entry.event)}>{entry.event}</span>
-      <span role="cell" title={`${entry.namespace} (${entry.subscription})`}><VisibleControls text={entry.namespace} /></span>
+      <span role="cell" title={visibleText(`${entry.namespace} (${entry.subscription})`)}><VisibleControls text={entry.namespace} /></span>
       <span role="cell" title={entry.summarized ?? undefined}>
         <VisibleControls text={String(entry.recordId ?? '')} />
         {entry.summarized ? ' (summarized)' : ''}
