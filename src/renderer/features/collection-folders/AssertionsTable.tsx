@@ -5,6 +5,7 @@ import type { AssertionResult } from '../../../shared/collections/assertions.ts'
 import { EMPTY_ROW, type AssertionRow } from './assertion-rows.ts';
 import styles from './collection-folders.module.css';
 import panel from '../../components/panel.module.css';
+import { VisibleControls, visibleText } from '../../components/visible-controls.tsx';
 
 export interface AssertionsTableProps {
   rows: AssertionRow[];
@@ -60,8 +61,8 @@ export function AssertionsTable({ rows, results, problems, onChange }: Assertion
               </td>
               <td data-testid={`assertion-${n}-result`}>
                 {result && (
-                  <span className={result.passed ? styles.pass : styles.fail} title={result.message}>
-                    {result.passed ? '✓ passed' : '✗ failed'} · actual {show(result.actual)}
+                  <span className={result.passed ? styles.pass : styles.fail} title={result.message === undefined ? undefined : visibleText(result.message)}>
+                    {result.passed ? '✓ passed' : '✗ failed'} · actual <VisibleControls text={show(result.actual)} />
                   </span>
                 )}
               </td>

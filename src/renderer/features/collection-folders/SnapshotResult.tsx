@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { JSX } from 'react';
 import type { SnapshotOutcome } from '../../../shared/collections/run.ts';
 import { describeChanges } from '../../../shared/collections/snapshot.ts';
+import { VisibleControls } from '../../components/visible-controls.tsx';
 import panel from '../../components/panel.module.css';
 import styles from './collection-folders.module.css';
 
@@ -26,7 +27,8 @@ export function SnapshotResult({ outcome, onApprove }: { outcome: SnapshotOutcom
       </p>
       {outcome.state === 'differs' && (
         <pre className={styles.document} aria-label="Snapshot differences">
-          {describeChanges(outcome.changes)}
+          {/* The values are the server's data: bidi and zero-width characters drawn visibly. */}
+          <VisibleControls text={describeChanges(outcome.changes)} />
         </pre>
       )}
       {failing && onApprove && (
