@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findDuplicateKeys } from './duplicate-keys.ts';
 import { normalizeText } from './normalize-envelope.ts';
 import { duplicateKeysNote } from '../features/envelope-viewer/duplicate-keys-note.ts';
+import { statusTone } from '../features/envelope-viewer/ResponseHeader.tsx';
 
 const ERROR_THEN_NULL = '{"__payload__":[{"id":1}],"__errors__":[{"code":"permission_denied","message":"No"}],"__intent__":"retrieve","__errors__":null}';
 
@@ -15,6 +16,9 @@ describe('keys an answer sends twice (issue 31 item 6)', () => {
     expect(note.envelope).toBe(true);
     expect(note.sentences[0]).toBe('The answer has the key "__errors__" twice; the console shows the last one, Raw shows both.');
     expect(note.sentences[1]).toMatch(/earlier "__errors__" may hold errors that are not shown/);
+    // The status code is not shown as a plain success.
+    expect(statusTone(view)).toBe('warn');
+    expect(statusTone(normalizeText('{"__payload__":[],"__errors__":null}', 200))).toBe('ok');
   });
 
   it('counts objects with a doubled key below the envelope and names the first', () => {

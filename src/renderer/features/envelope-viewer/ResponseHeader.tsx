@@ -4,19 +4,26 @@ import { formatBytes, formatMs } from '../../components/format.ts';
 import { ServerWords } from '../../components/ServerWords.tsx';
 import { SnippetButtons } from '../../components/SnippetButtons.tsx';
 import { serverLabel } from '../../response/server-text.ts';
+import type { ResultView } from '../../response/result-view.ts';
 import type { RunDone } from '../../state/results-store.ts';
 import { useServices } from '../../state/services.ts';
 
 const SHAPE_LABEL: Record<string, string> = { envelope: '', flat: 'flat envelope', 'data-only': 'only:data', 'not-json': 'not JSON' };
+
+/** The colour of the status code: a failure, a warning, or a plain success. */
+export function statusTone(view: Pick<ResultView, 'httpStatus' | 'failed' | 'duplicateKeys'>): 'err' | 'warn' | 'ok' {
+  const status = view.httpStatus;
+  // A key of the envelope sent twice (DuplicateKeysNote) leaves the answer's meaning in doubt: never 'ok'.
+  const doubted = (view.duplicateKeys?.top.length ?? 0) > 0;
+  return status >= 500 ? 'err' : status >= 400 ? 'warn' : view.failed || doubted ? 'warn' : 'ok';
+}
 
 /** `own`: the answer came from the console's own server, whose words are shown plainly. */
 export function ResponseHeader(props: { run: RunDone; tabTitle: string; snippets?: boolean; own: boolean }): JSX.Element {
   const { toasts, platform } = useServices();
   const { run } = props;
   const status = run.view.httpStatus;
-  // A key of the envelope sent twice (DuplicateKeysNote) leaves the answer's meaning in doubt: never 'ok'.
-  const doubted = (run.view.duplicateKeys?.top.length ?? 0) > 0;
-  const tone = status >= 500 ? 'err' : status >= 400 ? 'warn' : run.view.failed || doubted ? 'warn' : 'ok';
+  const tone = statusTone(run.view);
 
   const save = async () => {
     const name = `${props.tabTitle.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-|-$/g, '') || 'response'}.json`;
