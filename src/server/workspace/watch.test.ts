@@ -78,7 +78,7 @@ describe('jql-console serve --watch', () => {
     expect(await fieldsOf()).toContain('pinned');
     const broken = await health();
     expect(broken.workspace.digest).toBe(applied.workspace.digest);
-    expect(broken.watch.error).toMatch(new RegExp(`^The workspace was not applied; the server keeps the one it runs: Invalid workspace ${basename(file)}: not valid JSON: `));
+    expect(broken.watch.error).toMatch(new RegExp(`^The workspace was not applied; the server keeps the one it runs: Invalid workspace ${basename(file)}:4:1: not valid JSON: the file ends where `));
     expect(broken.watch.error).not.toContain(dir);
     expect(broken.watch.preview).toBeNull();
 
