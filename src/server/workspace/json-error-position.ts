@@ -13,10 +13,12 @@ export interface JsonErrorPosition {
 }
 
 class Stop {
-  constructor(
-    readonly offset: number,
-    readonly sentence: string,
-  ) {}
+  readonly offset: number;
+  readonly sentence: string;
+  constructor(offset: number, sentence: string) {
+    this.offset = offset;
+    this.sentence = sentence;
+  }
 }
 
 /** The first mistake of `text` as JSON; null when it parses. */
@@ -47,7 +49,10 @@ const LITERALS = ['true', 'false', 'null'];
 
 class Scanner {
   private at = 0;
-  constructor(private readonly text: string) {}
+  private readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 
   document(): void {
     this.value();
