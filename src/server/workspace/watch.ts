@@ -31,6 +31,12 @@ export interface WatchOptions {
   err(line: string): void;
   /** Where the last save not applied is kept for the console (`/healthz`); none: the terminal only. */
   status?: WatchStatus;
+  /**
+   * Asked with the controllers and hooks modules a save would run, before it is applied: null to go on,
+   * or the sentence why not (the running workspace stays). The desktop app asks its trust question
+   * again here when a module changed (docs/workspace.md "In the desktop app").
+   */
+  mayRun?(codeFiles: string[]): Promise<string | null>;
   /** Quiet time after the last change before the file is read (editors write in several steps). */
   debounceMs?: number;
 }
@@ -110,6 +116,12 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
       options.err(`jql-console: ${why}`);
       // Only a save that refuses nothing may be applied from the console (migrate.ts would refuse the rest).
       refuse(why.charAt(0).toUpperCase() + why.slice(1), { text: formatPreview(preview), changes: preview.changes, pendingDigest: refused ? null : digest });
+      return;
+    }
+    const untrusted = options.mayRun ? await options.mayRun(filesOf(next).slice(1)) : null;
+    if (untrusted !== null) {
+      options.err(`jql-console: ${untrusted}`);
+      refuse(untrusted);
       return;
     }
     // Cleared first: the new start never shows the error of a save this one replaces.
