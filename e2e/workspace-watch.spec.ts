@@ -50,7 +50,7 @@ test('completion follows a saved workspace, and a broken save shows a banner whi
     await expect(banner).toHaveCount(0);
     writeFileSync(file, '{\n  "apps": {\n    "notes": \n');
     await expect(banner).toContainText('The last save of the workspace file was not applied.', { timeout: 10_000 });
-    await expect(banner).toContainText('Invalid workspace jql.workspace.json: not valid JSON');
+    await expect(banner).toContainText('Invalid workspace jql.workspace.json:4:1: not valid JSON: the file ends where a value');
     // The server names the file by its name only (the console is told no folder of this machine).
     await expect(banner).not.toContainText(dir);
     await app.runOn('Watched', { __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'still here', pinned: true }, /^20\d/);

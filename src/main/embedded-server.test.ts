@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { EmbeddedServerStatus } from '../shared/bridge.ts';
-import { dataDirFor, EmbeddedServer, type StartServerFn } from './embedded-server.ts';
+import type { Workspace } from '../server/index.ts';
+import { dataDirFor, EmbeddedServer, type EmbeddedWatchOptions, type StartServerFn } from './embedded-server.ts';
 
 function setup(start: StartServerFn) {
   const statuses: EmbeddedServerStatus[] = [];
@@ -93,5 +94,34 @@ describe('EmbeddedServer failure messages', () => {
     };
     const { server } = setup(start);
     expect(await server.open('/ws/bad.json')).toMatchObject({ state: 'failed', message: 'app "invoice" has no models' });
+  });
+
+  it('watches an opened workspace: a save starts the server again on the same port with the saved workspace', async () => {
+    const ws = (name: string) => ({ name }) as unknown as Workspace;
+    let n = 0;
+    const start = vi.fn<StartServerFn>(async (o) => ({ url: `http://127.0.0.1:${o.port || 4000 + ++n}`, close: async () => {}, workspace: o.resolvedWorkspace ?? ws('opened') }));
+    const watches: EmbeddedWatchOptions[] = [];
+    const closed = vi.fn();
+    const server = new EmbeddedServer({ start, userDataDir: '/u', onStatus: () => {}, watch: (o) => (watches.push(o), { close: closed }) });
+    await server.open('/ws/a.json');
+    expect(watches).toHaveLength(1);
+    expect(watches[0]).toMatchObject({ file: '/ws/a.json', dataDir: dataDirFor('/u', '/ws/a.json'), current: ws('opened') });
+    // The watcher's report is what /healthz of every start shows.
+    expect(start.mock.calls[0]?.[0].watchStatus).toBe(watches[0]?.status);
+
+    await watches[0]?.restart(ws('saved'));
+    expect(start).toHaveBeenLastCalledWith(expect.objectContaining({ workspace: '/ws/a.json', port: 4001, resolvedWorkspace: ws('saved'), watchStatus: watches[0]?.status }));
+    expect(server.status).toMatchObject({ state: 'running', url: 'http://127.0.0.1:4001' });
+
+    // Another workspace: the old watcher stops, and a late save of the old one starts nothing.
+    await server.open('/ws/b.json');
+    expect(closed).toHaveBeenCalledTimes(1);
+    const calls = start.mock.calls.length;
+    await watches[0]?.restart(ws('late'));
+    expect(start.mock.calls.length).toBe(calls);
+    expect(server.status).toMatchObject({ state: 'running', workspace: '/ws/b.json' });
+    // The demo is the app's own: not watched.
+    await server.open(null);
+    expect(watches).toHaveLength(2);
   });
 });

@@ -11,11 +11,14 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { EmbeddedServerStatus } from '../shared/bridge.ts';
 import { plainLabel } from '../shared/plain-label.ts';
+import { WatchStatus, type Workspace } from '../server/index.ts';
 
 export interface StartedServer {
   url: string;
   close(): Promise<void>;
   localAdminToken?: string;
+  /** The workspace it runs, resolved: where the watcher starts from. */
+  workspace?: Workspace;
 }
 
 export interface EmbeddedStartOptions {
@@ -28,6 +31,20 @@ export interface EmbeddedStartOptions {
   serveConsole: false;
   /** The collection folder the Saved view reads and edits through the server (docs/collections.md). */
   collections?: string;
+  /** A save the watcher applies: the workspace as it resolved it (the file is not read again). */
+  resolvedWorkspace?: Workspace;
+  /** The watcher's report for the console (`/healthz` `watch`), the same object across restarts. */
+  watchStatus?: WatchStatus;
+}
+
+/** What the watcher of the opened workspace needs (server/index.ts watchWorkspace, with main's trust gate). */
+export interface EmbeddedWatchOptions {
+  file: string;
+  dataDir: string;
+  current: Workspace;
+  status: WatchStatus;
+  /** Starts the server again on the same port with the saved workspace; throws when it cannot. */
+  restart(ws: Workspace): Promise<void>;
 }
 
 export type StartServerFn = (options: EmbeddedStartOptions) => Promise<StartedServer>;
@@ -47,12 +64,18 @@ export interface EmbeddedServerDeps {
   onServer?: (url: string | null, localAdminToken: string | null) => void;
   /** Read at every start, so a newly chosen collection folder is served after a restart. */
   collections?: () => string;
+  /** Watches an opened workspace file and its modules (none: the file is read at open only). */
+  watch?: (options: EmbeddedWatchOptions) => { close(): void };
 }
 
 export class EmbeddedServer {
   private running: StartedServer | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private current: EmbeddedServerStatus = { state: 'starting', workspace: null };
+  private watcher: { close(): void } | null = null;
+  /** Counts opens: a save the watcher of an earlier open applies late is dropped. */
+  private opens = 0;
+  private readonly watchStatus = new WatchStatus();
 
   private deps: EmbeddedServerDeps;
 
@@ -67,21 +90,19 @@ export class EmbeddedServer {
   /** Stops the running server (if any) and starts one for `workspace`; resolves with the outcome. */
   open(workspace: string | null): Promise<EmbeddedServerStatus> {
     return this.enqueue(async () => {
+      const open = ++this.opens;
+      this.watcher?.close();
+      this.watcher = null;
+      this.watchStatus.clear();
       await this.closeRunning();
       this.report({ state: 'starting', workspace });
+      const dataDir = dataDirFor(this.deps.userDataDir, workspace);
+      const watch = workspace !== null ? this.deps.watch : undefined;
       try {
-        const server = await this.deps.start({
-          ...(workspace ? { workspace } : {}),
-          dataDir: dataDirFor(this.deps.userDataDir, workspace),
-          host: '127.0.0.1',
-          port: 0,
-          localAdmin: true,
-          serveConsole: false,
-          ...(this.deps.collections ? { collections: this.deps.collections() } : {}),
-        });
-        this.running = server;
-        this.deps.onServer?.(server.url, server.localAdminToken ?? null);
-        this.report({ state: 'running', url: server.url, workspace, localAdmin: Boolean(server.localAdminToken) });
+        const server = await this.startOn(workspace, dataDir, 0, watch ? { watchStatus: this.watchStatus } : {});
+        if (watch && workspace !== null && server.workspace) {
+          this.watcher = watch({ file: workspace, dataDir, current: server.workspace, status: this.watchStatus, restart: (ws) => this.reload(open, workspace, dataDir, ws) });
+        }
       } catch (err) {
         // The message may quote the workspace file (names, paths): shown as a label, without bidi controls.
         this.report({ state: 'failed', workspace, message: plainLabel((err as Error).message || String(err)) });
@@ -90,13 +111,50 @@ export class EmbeddedServer {
     });
   }
 
+  /** A save the watcher applies: the server starts again on the same port (the window keeps its URL). */
+  private reload(open: number, workspace: string, dataDir: string, ws: Workspace): Promise<void> {
+    return this.enqueue(async () => {
+      if (open !== this.opens) return;
+      const port = this.running ? Number(new URL(this.running.url).port) : 0;
+      await this.closeRunning();
+      try {
+        await this.startOn(workspace, dataDir, port, { resolvedWorkspace: ws, watchStatus: this.watchStatus });
+      } catch (err) {
+        this.report({ state: 'failed', workspace, message: plainLabel((err as Error).message || String(err)) });
+        throw err;
+      }
+    });
+  }
+
+  private async startOn(workspace: string | null, dataDir: string, port: number, extra: Pick<EmbeddedStartOptions, 'resolvedWorkspace' | 'watchStatus'>): Promise<StartedServer> {
+    const server = await this.deps.start({
+      ...(workspace ? { workspace } : {}),
+      dataDir,
+      host: '127.0.0.1',
+      port,
+      localAdmin: true,
+      serveConsole: false,
+      ...(this.deps.collections ? { collections: this.deps.collections() } : {}),
+      ...extra,
+    });
+    this.running = server;
+    this.deps.onServer?.(server.url, server.localAdminToken ?? null);
+    this.report({ state: 'running', url: server.url, workspace, localAdmin: Boolean(server.localAdminToken) });
+    return server;
+  }
+
   /** Starts the server again on the same workspace (after the collection folder changed). */
   restart(): Promise<EmbeddedServerStatus> {
     return this.open(this.current.workspace);
   }
 
   stop(): Promise<void> {
-    return this.enqueue(() => this.closeRunning());
+    return this.enqueue(async () => {
+      this.opens++;
+      this.watcher?.close();
+      this.watcher = null;
+      await this.closeRunning();
+    });
   }
 
   private async closeRunning(): Promise<void> {

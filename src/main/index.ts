@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import WebSocket from 'ws';
 import type { AppInfo, BridgeEventMap, EmbeddedServerStatus, EventChannel } from '../shared/bridge.ts';
-import { CloneJobs, start, workspaceCodeFiles } from '../server/index.ts';
+import { CloneJobs, start, watchWorkspace, workspaceCodeFiles } from '../server/index.ts';
 import { createAppProtocolHandler } from './app-protocol.ts';
 import { APP_ENTRY_URL, APP_SCHEME, createAppUrlMatcher } from './app-url.ts';
 import { devServerUrl as devServerUrlFor, IS_DEV_BUILD } from './build-flavor.ts';
@@ -47,6 +47,7 @@ import { textFileAt } from './text-file.ts';
 import { UploadProxy } from './upload-proxy.ts';
 import { isPermissionAllowed, mainWindowOptions } from './window-options.ts';
 import { WorkspaceTrust } from './workspace-trust.ts';
+import { trustGate } from './watch-trust.ts';
 import { WsProxy } from './ws-proxy.ts';
 
 // Tests (e2e/electron) run each launch in a fresh profile.
@@ -68,7 +69,7 @@ const startServer: StartServerFn = async (options) => {
   const server = await start(options);
   // The local admin's credential, in this process: it goes to the vault and nowhere else.
   const token = (server as { localAdminToken?: unknown }).localAdminToken;
-  return { url: server.url, close: () => server.close(), ...(typeof token === 'string' ? { localAdminToken: token } : {}) };
+  return { url: server.url, close: () => server.close(), workspace: server.state.ws, ...(typeof token === 'string' ? { localAdminToken: token } : {}) };
 };
 
 function send<C extends EventChannel>(channel: C, payload: BridgeEventMap[C]): void {
@@ -126,6 +127,9 @@ const embedded = new EmbeddedServer({
     vault.setLocalAdmin(localAdminToken);
   },
   onStatus: (status: EmbeddedServerStatus) => send('embedded:changed', status),
+  // The opened workspace is watched as `serve --watch` watches it; changed code is asked about again.
+  watch: (options) =>
+    watchWorkspace({ ...options, allowDestructive: false, mayRun: trustGate(trust, options.file), out: (line) => console.log(line), err: (line) => console.error(line) }),
 });
 
 /** "Reproduce locally": copies go under the user's data folder, each served like the embedded server. */

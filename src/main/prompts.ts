@@ -30,7 +30,7 @@ export function askTrust(parent: Parent, workspace: string, files: string[]): Pr
   return yes(parent, {
     buttons: ['Trust and Open', 'Cancel'],
     message: 'Run the code of this workspace?',
-    detail: `${plainLabel(workspace)} runs these files inside the console, with full access to your computer:\n\n${files.map(plainLabel).join('\n')}\n\nOpen it only if you trust where it came from. The console asks again if it names other files.`,
+    detail: `${plainLabel(workspace)} runs these files inside the console, with full access to your computer:\n\n${files.map(plainLabel).join('\n')}\n\nOpen it only if you trust where it came from. The console asks again if it names other files, or when one of them changes.`,
   });
 }
 

@@ -2,10 +2,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { memoryTextFile } from './text-file.ts';
 import { WorkspaceTrust } from './workspace-trust.ts';
 
+/** Module contents by path: what the digest covers. */
+const contents: Record<string, string> = {};
+const digest = async (f: string) => `digest of ${contents[f] ?? 'v1'}`;
+
 function setup(files: Record<string, string[]>, answer = true) {
   const file = memoryTextFile();
   const ask = vi.fn(async () => answer);
-  const trust = new WorkspaceTrust({ file, codeFiles: (ws) => files[ws] ?? [], ask });
+  const trust = new WorkspaceTrust({ file, codeFiles: (ws) => files[ws] ?? [], ask, digest });
   return { trust, ask, file };
 }
 
@@ -17,7 +21,7 @@ describe('WorkspaceTrust', () => {
     expect(ask).toHaveBeenCalledTimes(1);
     expect(ask).toHaveBeenCalledWith('/ws/a.json', ['/ws/controllers.mjs', '/ws/hooks.mjs']);
     // A new run reads the answer back.
-    const again = new WorkspaceTrust({ file, codeFiles: () => ['/ws/hooks.mjs', '/ws/controllers.mjs'], ask });
+    const again = new WorkspaceTrust({ file, codeFiles: () => ['/ws/hooks.mjs', '/ws/controllers.mjs'], ask, digest });
     await expect(again.allows('/ws/a.json')).resolves.toBe(true);
     expect(ask).toHaveBeenCalledTimes(1);
   });
@@ -46,5 +50,38 @@ describe('WorkspaceTrust', () => {
     const broken = new WorkspaceTrust({ file: memoryTextFile(), codeFiles: () => { throw new Error('not JSON'); }, ask });
     await expect(broken.allows('/ws/broken.json')).resolves.toBe(true);
     expect(ask).not.toHaveBeenCalled();
+  });
+
+  it('asks again when a module it trusted changed its content, and not while it stays the same', async () => {
+    const { trust, ask } = setup({});
+    contents['/ws/c.mjs'] = 'version 1';
+    await expect(trust.allowsFiles('/ws/a.json', ['/ws/c.mjs'])).resolves.toBe(true);
+    await expect(trust.allowsFiles('/ws/a.json', ['/ws/c.mjs'])).resolves.toBe(true);
+    expect(ask).toHaveBeenCalledTimes(1);
+    contents['/ws/c.mjs'] = 'version 2';
+    await expect(trust.allowsFiles('/ws/a.json', ['/ws/c.mjs'])).resolves.toBe(true);
+    expect(ask).toHaveBeenCalledTimes(2);
+    expect(ask).toHaveBeenLastCalledWith('/ws/a.json', ['/ws/c.mjs']);
+  });
+
+  it('keeps trusting nothing new after a no to a changed module', async () => {
+    const file = memoryTextFile();
+    let answer = true;
+    const ask = vi.fn(async () => answer);
+    const trust = new WorkspaceTrust({ file, codeFiles: () => [], ask, digest });
+    contents['/ws/d.mjs'] = 'trusted';
+    await trust.allowsFiles('/ws/b.json', ['/ws/d.mjs']);
+    contents['/ws/d.mjs'] = 'changed';
+    answer = false;
+    await expect(trust.allowsFiles('/ws/b.json', ['/ws/d.mjs'])).resolves.toBe(false);
+    expect(JSON.parse(file.text ?? '{}')).toEqual({ '/ws/b.json': { '/ws/d.mjs': 'digest of trusted' } });
+  });
+
+  it('asks again for an answer kept without digests by an older version', async () => {
+    const file = memoryTextFile(JSON.stringify({ '/ws/a.json': ['/ws/c.mjs'] }));
+    const ask = vi.fn(async () => true);
+    const trust = new WorkspaceTrust({ file, codeFiles: () => ['/ws/c.mjs'], ask, digest });
+    await expect(trust.allows('/ws/a.json')).resolves.toBe(true);
+    expect(ask).toHaveBeenCalledTimes(1);
   });
 });

@@ -33,6 +33,7 @@ import type { CloneJobs } from './clone/clone-jobs.ts';
 import { cloneRoute } from './clone/clone-route.ts';
 import { copyProxyRoute } from './clone/copy-proxy.ts';
 import type { WatchStatus } from './workspace/watch-status.ts';
+import { watchRoute } from './workspace/watch-route.ts';
 import { workspaceDigest } from './workspace/workspace-digest.ts';
 
 export interface AppOptions extends StateOptions {
@@ -131,6 +132,8 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     const watch = options.watchStatus;
     scope.get('/healthz', async () => ({ status: 'ok', version: state.version, workspace, ...(watch ? { watch: watch.snapshot() } : {}) }));
   }, { prefix });
+  // The console's Apply and Cancel of a previewed save: under `serve --watch` only (else 404).
+  if (options.watchStatus) await app.register(watchRoute, { prefix, identity: state.identity, status: options.watchStatus, production: state.production });
   // One bound for the answers of both routes (docs/protocol.md "Limits" heldAnswerBytes).
   const held = new HeldAnswers(state.ws.limits.heldAnswerBytes);
   await app.register(jqlPostRoute, { prefix, run, rateLimit: limit, held });

@@ -95,3 +95,7 @@ export function workspaceCodeFiles(file: string): string[] {
 export { openDatabase, type Sqlite } from './db/database.ts';
 /** "Reproduce locally": clone jobs whose copies a given `serve` function starts (Electron main, `serve`). */
 export { CloneJobs, type ServeCopy, type ServedCopy } from './clone/clone-jobs.ts';
+/** `serve --watch` and the desktop app's watching of the workspace it opened (docs/workspace.md). */
+export { watchWorkspace, type WatchOptions, type WorkspaceWatch } from './workspace/watch.ts';
+export { WatchStatus } from './workspace/watch-status.ts';
+export type { Workspace } from './workspace/types.ts';

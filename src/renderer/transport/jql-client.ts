@@ -206,3 +206,25 @@ export async function fetchDescribe(transport: Transport, target: ServerTarget):
   }
   return { describe: describe.describe, misfits: describe.misfits };
 }
+
+/**
+ * Applies or cancels the save a `serve --watch` server holds back (docs/workspace.md "Changing a
+ * workspace while it runs"), named by the digest its `/healthz` showed: the server answers 409 when
+ * the file changed since, so what is applied is always what the person saw.
+ */
+export async function settleWorkspacePreview(transport: Transport, target: ServerTarget, verb: 'apply' | 'cancel', digest: string): Promise<void> {
+  const url = `${trimBaseUrl(target.baseUrl)}/workspace/${verb}`;
+  const credential = credentialParts(target, url);
+  const result = await transport.send({
+    connectionId: target.connectionId,
+    url,
+    method: 'POST',
+    ...credential,
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...credential.headers },
+    body: JSON.stringify({ digest }),
+    timeoutMs: 15_000,
+  });
+  if (result.status === 202) return;
+  payloadOrThrow(result, await parseResponseBody(result.body, result.status, {}));
+  throw new JqlCallError(result.status, [{ code: 'internal_error', message: `The server answered ${result.status} ${result.statusText}.` }]);
+}

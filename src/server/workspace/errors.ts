@@ -6,6 +6,9 @@
 
 export interface WorkspaceErrorLocation {
   file?: string | null;
+  /** Where in the file (from 1), for a file that is not valid JSON. */
+  line?: number;
+  column?: number;
   app?: string;
   model?: string;
   collection?: string;
@@ -42,7 +45,7 @@ export class WorkspaceError extends Error {
 
 function formatMessage(problem: string, at: WorkspaceErrorLocation, kind: WorkspaceErrorKind): string {
   const head = kind === 'invalid' ? 'Invalid workspace' : 'Cannot migrate workspace';
-  const file = at.file ?? '(in memory)';
+  const file = `${at.file ?? '(in memory)'}${at.line !== undefined ? `:${at.line}:${at.column ?? 1}` : ''}`;
   const parts: string[] = [];
   if (at.app !== undefined) parts.push(`app "${at.app}"`);
   if (at.model !== undefined) parts.push(`model "${at.model}"`);

@@ -254,6 +254,9 @@ describe('loadWorkspace', () => {
     expect(() => loadWorkspace(missing)).toThrow(`Invalid workspace ${missing}: file not found`);
     const bad = path.join(dir, 'bad.json');
     writeFileSync(bad, '{"apps": ');
-    expect(() => loadWorkspace(bad)).toThrow(new RegExp(`^Invalid workspace ${bad}: not valid JSON`));
+    // The end of the file is where the JSON breaks: its line and column, as an editor counts them.
+    expect(() => loadWorkspace(bad)).toThrow(`Invalid workspace ${bad}:1:10: not valid JSON: the file ends where a value (an object, array, string, number, true, false or null) was expected: the JSON is incomplete.`);
+    writeFileSync(bad, '{\n  "apps": {\n    "a": {"models": {}},\n  }\n}\n');
+    expect(() => loadWorkspace(bad)).toThrow(`Invalid workspace ${bad}:4:3: not valid JSON: a property name in double quotes was expected, found "}".`);
   });
 });

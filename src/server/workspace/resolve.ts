@@ -8,6 +8,7 @@ import type { AppDef, CollectionDef, ModelDef, Workspace } from './types.ts';
 import type { At } from './check.ts';
 import { checkName, expectKeys, expectObject, expectStringArray, fail, show } from './check.ts';
 import { WorkspaceError } from './errors.ts';
+import { locateJsonError } from './json-error-position.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
 import { tooDeep } from '../../shared/json-depth.ts';
 import { resolveLimits } from './limits.ts';
@@ -36,7 +37,10 @@ export function loadWorkspace(file: string): Workspace {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new WorkspaceError(`not valid JSON: ${(error as Error).message}`, { file: absolute });
+    // JSON.parse names a position for some mistakes only: the file is read again for the first one.
+    const position = locateJsonError(text);
+    if (position === null) throw new WorkspaceError(`not valid JSON: ${(error as Error).message}`, { file: absolute });
+    throw new WorkspaceError(`not valid JSON: ${position.sentence}.`, { file: absolute, line: position.line, column: position.column });
   }
   return resolveWorkspace(raw, absolute);
 }

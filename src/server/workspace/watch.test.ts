@@ -53,10 +53,10 @@ describe('jql-console serve --watch', () => {
       return { status: res.status, body: (await res.json()) as { __payload__: any } };
     };
     const fieldsOf = async () => Object.keys((await post({ __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } })).body.__payload__.apps.notes.models.Note.fields);
-    type Health = { workspace: { digest: string }; watch: { error: string | null; preview: string | null } };
+    type Health = { workspace: { digest: string }; watch: { error: string | null; preview: string | null; changes: unknown; pendingDigest: string | null } };
     const health = async () => (await (await fetch(`${url}/healthz`)).json()) as Health;
     const first = await health();
-    expect(first.watch).toEqual({ error: null, preview: null });
+    expect(first.watch).toEqual({ error: null, preview: null, changes: null, pendingDigest: null });
     const token = (await post({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, username: 'root', password: 'root-password-1' })).body.__payload__.token as string;
     await post({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'kept', body: 'a body worth keeping' });
 
@@ -69,7 +69,7 @@ describe('jql-console serve --watch', () => {
     expect(out).toContain('add     notes.Note.pinned: new field');
     const applied = await health();
     expect(applied.workspace.digest).not.toBe(first.workspace.digest);
-    expect(applied.watch).toEqual({ error: null, preview: null });
+    expect(applied.watch).toEqual({ error: null, preview: null, changes: null, pendingDigest: null });
 
     // A broken save: the server keeps answering with the workspace it runs, and says where.
     writeFileSync(file, '{\n  "apps": {\n    "notes": \n');
@@ -78,7 +78,7 @@ describe('jql-console serve --watch', () => {
     expect(await fieldsOf()).toContain('pinned');
     const broken = await health();
     expect(broken.workspace.digest).toBe(applied.workspace.digest);
-    expect(broken.watch.error).toMatch(new RegExp(`^The workspace was not applied; the server keeps the one it runs: Invalid workspace ${basename(file)}: not valid JSON: `));
+    expect(broken.watch.error).toMatch(new RegExp(`^The workspace was not applied; the server keeps the one it runs: Invalid workspace ${basename(file)}:4:1: not valid JSON: the file ends where `));
     expect(broken.watch.error).not.toContain(dir);
     expect(broken.watch.preview).toBeNull();
 
@@ -87,7 +87,7 @@ describe('jql-console serve --watch', () => {
     writeFileSync(file, JSON.stringify(added, null, 2));
     await until(async () => (out.includes('LOSES') ? true : null), 'the preview');
     expect(out).toContain('LOSES   notes.Note.body: field removed: 1 rows hold values that would no longer be served');
-    expect(err).toContain('Start with --allow-destructive');
+    expect(err).toContain('Apply it from the console, or start with --allow-destructive');
     expect(await fieldsOf()).toContain('body');
     const note = await post({ __meta__: { namespace: 'notes.Note', intent: 'retrieve' }, body: null });
     expect(note.body.__payload__).toEqual([{ id: 1, body: 'a body worth keeping' }]);
@@ -95,6 +95,9 @@ describe('jql-console serve --watch', () => {
     expect(lossy.watch.error).toContain('it would stop serving stored values');
     expect(lossy.watch.preview).toContain('LOSES   notes.Note.body: field removed: 1 rows hold values');
     expect(lossy.workspace.digest).toBe(applied.workspace.digest);
+    // The console may apply it (POST /workspace/apply) by this digest, and shows each change with its rows.
+    expect(lossy.watch.pendingDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(lossy.watch.changes).toEqual([expect.objectContaining({ kind: 'lossy', target: 'notes.Note.body', rows: 1, sample: ['a body worth keeping'] })]);
 
     // Back to the running workspace: applied (nothing to change), and the banner's cause is gone.
     writeFileSync(file, JSON.stringify({ ...added, apps: { notes: { models: { Note: { ...added.apps.notes.models.Note, fields: { ...added.apps.notes.models.Note.fields, body: { type: 'text', null: true } } } } } } }, null, 2));

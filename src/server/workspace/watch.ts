@@ -16,7 +16,8 @@ import { WorkspaceError } from './errors.ts';
 import { formatPreview, previewMigration, type MigrationPreview } from './migration-preview.ts';
 import { loadWorkspace } from './resolve.ts';
 import type { Workspace } from './types.ts';
-import type { WatchStatus } from './watch-status.ts';
+import type { HeldPreview, WatchStatus } from './watch-status.ts';
+import { workspaceDigest } from './workspace-digest.ts';
 
 export interface WatchOptions {
   file: string;
@@ -30,6 +31,12 @@ export interface WatchOptions {
   err(line: string): void;
   /** Where the last save not applied is kept for the console (`/healthz`); none: the terminal only. */
   status?: WatchStatus;
+  /**
+   * Asked with the controllers and hooks modules a save would run, before it is applied: null to go on,
+   * or the sentence why not (the running workspace stays). The desktop app asks its trust question
+   * again here when a module changed (docs/workspace.md "In the desktop app").
+   */
+  mayRun?(codeFiles: string[]): Promise<string | null>;
   /** Quiet time after the last change before the file is read (editors write in several steps). */
   debounceMs?: number;
 }
@@ -46,7 +53,18 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
   let running: Promise<void> = Promise.resolve();
   const name = basename(options.file);
   // The console (maybe on another machine) is told the file's name, never the folders of this one.
-  const refuse = (error: string, preview: string | null = null): void => options.status?.refused(error.split(options.file).join(name), preview);
+  const refuse = (error: string, preview: HeldPreview | null = null): void => options.status?.refused(error.split(options.file).join(name), preview);
+  // The digest of the pending save the console applied (POST /workspace/apply): the next read of the
+  // file applies it if the file still holds that workspace, and previews it again if not.
+  let approved: string | null = null;
+  options.status?.attach({
+    apply: (digest) => {
+      approved = digest;
+      options.out('Applying the previewed workspace: approved in the console.');
+      running = running.then(handle, handle);
+    },
+    cancel: () => options.out('The previewed workspace was cancelled in the console: the server keeps the one it runs until the next save.'),
+  });
   const changed = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -85,15 +103,25 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
       refuse(`The workspace was not applied; the server keeps the one it runs: ${error.message}`);
       return;
     }
+    const digest = workspaceDigest(next);
+    const approvedNow = approved === digest;
+    approved = null;
     const preview = previewOf(options.dataDir, current, next);
     if (preview.changes.length > 0) options.out(formatPreview(preview));
     const refused = preview.changes.some((c) => c.kind === 'refused');
-    if (refused || (preview.losesData && !options.allowDestructive)) {
+    if (refused || (preview.losesData && !options.allowDestructive && !approvedNow)) {
       const why = refused
         ? 'the workspace was not applied: stored values do not fit it (REFUSED above). The server keeps the one it runs.'
-        : 'the workspace was not applied: it would stop serving stored values (LOSES above). Start with --allow-destructive to apply such changes.';
+        : 'the workspace was not applied: it would stop serving stored values (LOSES above). Apply it from the console, or start with --allow-destructive to apply such changes.';
       options.err(`jql-console: ${why}`);
-      refuse(why.charAt(0).toUpperCase() + why.slice(1), formatPreview(preview));
+      // Only a save that refuses nothing may be applied from the console (migrate.ts would refuse the rest).
+      refuse(why.charAt(0).toUpperCase() + why.slice(1), { text: formatPreview(preview), changes: preview.changes, pendingDigest: refused ? null : digest });
+      return;
+    }
+    const untrusted = options.mayRun ? await options.mayRun(filesOf(next).slice(1)) : null;
+    if (untrusted !== null) {
+      options.err(`jql-console: ${untrusted}`);
+      refuse(untrusted);
       return;
     }
     // Cleared first: the new start never shows the error of a save this one replaces.

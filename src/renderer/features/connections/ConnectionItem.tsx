@@ -5,6 +5,7 @@ import { ServerWords } from '../../components/ServerWords.tsx';
 import type { Connection } from '../../state/connections-store.ts';
 import { useConnectionStatus } from './use-connection-status.ts';
 import { useWorkspaceWatch } from './use-workspace-watch.ts';
+import { WatchBanner } from './WatchBanner.tsx';
 
 export function ConnectionItem(props: {
   connection: Connection;
@@ -25,6 +26,7 @@ export function ConnectionItem(props: {
   const user = status.data?.user?.username ?? (connection.signedIn ? connection.user?.username : undefined);
   const remote = connection.kind === 'remote';
   const local = connection.kind === 'local';
+  const isAdmin = status.data?.user?.roles?.includes('admin') ?? false;
 
   return (
     <li className={`conn${props.inUse ? ' is-active' : ''}`} data-testid="connection" data-connection-id={connection.id} aria-label={connection.name}>
@@ -51,18 +53,7 @@ export function ConnectionItem(props: {
           {props.workspaceLabel && <span className="conn-url">{props.workspaceLabel}</span>}
         </span>
       </button>
-      {watch && (
-        // The server runs its previous workspace: the words are the server's (the same the terminal shows).
-        <div className="conn-watch banner banner-warn" role="alert" data-testid="connection-watch">
-          <span className="conn-watch-head">The last save of the workspace file was not applied.</span>
-          {watch.error && <ServerWords text={watch.error} own={!remote} testId="connection-watch-error" className="conn-watch-error" />}
-          {watch.preview && (
-            <pre className="conn-watch-preview" data-testid="connection-watch-preview">
-              {watch.preview}
-            </pre>
-          )}
-        </div>
-      )}
+      {watch && <WatchBanner connection={connection} watch={watch} own={!remote} isAdmin={isAdmin} />}
       {local && (
         <div className="conn-actions">
           {/* A copy made by "Reproduce locally": its server runs until the console's stops. */}

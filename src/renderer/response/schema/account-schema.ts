@@ -4,6 +4,7 @@
  * versions are server words: cleaned and cut (server-text.ts) before the sidebar shows them.
  */
 import * as v from 'valibot';
+import { serverLabel } from '../server-text.ts';
 import { count, detailText, label, message, record } from './fields.ts';
 import { lenientList, readPart, type Misfit } from './lenient.ts';
 
@@ -19,7 +20,38 @@ export interface Health {
 export interface WatchReport {
   error: string | null;
   preview: string | null;
+  /** Each change of the preview, when the server sends them (docs/workspace.md "Changing a workspace while it runs"). */
+  changes: WatchChange[] | null;
+  /** The save the console may apply or cancel (POST /workspace/apply with it); null when none may be. */
+  pendingDigest: string | null;
 }
+
+/** One change of a migration preview, its sample values already turned into cleaned text. */
+export interface WatchChange {
+  kind: 'additive' | 'lossy' | 'refused';
+  target: string;
+  what: string;
+  rows: number | null;
+  sample: string[];
+}
+
+const SAMPLE_MAX = 10;
+const changeSchema: v.GenericSchema<unknown, WatchChange> = v.pipe(
+  record({
+    kind: v.picklist(['additive', 'lossy', 'refused']),
+    target: label,
+    what: message,
+    rows: v.optional(v.fallback(count, undefined as never)),
+    // Values of the user's data: shown as JSON text, cleaned and cut like any server word.
+    sample: v.optional(v.fallback(v.pipe(v.array(v.unknown()), v.maxLength(SAMPLE_MAX)), [])),
+  }),
+  v.transform((c): WatchChange => ({ kind: c.kind, target: c.target, what: c.what, rows: c.rows ?? null, sample: (c.sample ?? []).map(sampleText) })),
+);
+/** A value of the answer (JSON.parse made it, so it has a JSON text). */
+function sampleText(value: unknown): string {
+  return serverLabel(JSON.stringify(value) ?? 'null');
+}
+const digestText = v.pipe(v.string(), v.regex(/^[\w-]{1,128}$/));
 
 export interface SignedInUser {
   id?: number;
@@ -38,7 +70,18 @@ const healthSchema = record({
   status: v.optional(label, 'ok'),
   version: label,
   workspace: v.optional(v.fallback(record({ digest: label }), undefined as never)),
-  watch: v.optional(v.fallback(record({ error: v.nullable(message), preview: v.nullable(detailText) }), undefined as never)),
+  watch: v.optional(
+    v.fallback(
+      record({
+        error: v.nullable(message),
+        preview: v.nullable(detailText),
+        // Newer parts: a server without them (or with ones that do not fit) still shows its error and preview.
+        changes: v.optional(v.fallback(v.nullable(v.pipe(v.array(changeSchema), v.maxLength(200))), null), null),
+        pendingDigest: v.optional(v.fallback(v.nullable(digestText), null), null),
+      }),
+      undefined as never,
+    ),
+  ),
 });
 
 /** Null when the body is no JQL health answer (a proxy page, another service). */
