@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NO_TABLE_CHANGE } from './apply-workspace.ts';
+import { NO_TABLE_CHANGE, restartReason } from './apply-workspace.ts';
 import { untracked } from './db/sql-session.ts';
 import { writeWorkspace } from './testing/fixture.ts';
 import { launchCredential } from './testing/launch.ts';
@@ -206,5 +206,17 @@ describe('a workspace applied in place', () => {
     ]);
     const health = (await (await fetch(`${s.server.url}/healthz`)).json()) as { workspace: { digest: string } };
     expect(health.workspace.digest).toBe(workspaceDigest(restricted));
+  });
+});
+
+describe('restartReason', () => {
+  it('names the limits read once at start, and nothing else', () => {
+    const ws = (limits: Record<string, number>, change: (models: Record<string, any>) => void = () => undefined) => {
+      writeFileSync(file, JSON.stringify({ ...(workspaceWith(change) as object), limits }));
+      return loadWorkspace(file);
+    };
+    const running = ws({});
+    expect(restartReason(running, ws({ maxNested: 5, maxStreamEvents: 50 }, addPinned))).toBeNull();
+    expect(restartReason(running, ws({ maxBodyBytes: 1024, requestsPerMinute: 60 }))).toBe('the limits maxBodyBytes, requestsPerMinute are read once at start');
   });
 });

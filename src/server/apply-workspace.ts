@@ -26,9 +26,9 @@ import { loadWorkspaceModules, prepareSchema, stateFor } from './workspace-state
 
 /**
  * Limits built into the app at start: fastify's body limit, the rate limiter, the bound of held
- * answers, the upload route's size limit and the answer cache's size.
+ * answers, the upload route's size limits and the answer cache's size.
  */
-export const RESTART_LIMITS = ['maxBodyBytes', 'requestsPerMinute', 'heldAnswerBytes', 'maxUploadBytes', 'cacheEntries', 'cacheBytes'] as const satisfies ReadonlyArray<keyof Limits>;
+export const RESTART_LIMITS = ['maxBodyBytes', 'maxFileBytes', 'maxUploadBytes', 'requestsPerMinute', 'heldAnswerBytes', 'cacheEntries', 'cacheBytes'] as const satisfies ReadonlyArray<keyof Limits>;
 
 /** Why `next` cannot be applied to a server running `running` in place, or null when it can. */
 export function restartReason(running: Workspace, next: Workspace): string | null {
@@ -40,13 +40,16 @@ export function restartReason(running: Workspace, next: Workspace): string | nul
 export const NO_TABLE_CHANGE = 'workspace applied: no table changed';
 
 export async function applyInPlace(live: LiveState, hub: StreamHub, next: Workspace): Promise<MigrationReport> {
-  const running: ServerState = live.state;
-  if (!running.shortcuts) withoutMemos(next);
+  // The database and the shortcuts belong to the server: the same in every state.
+  const { db, shortcuts } = live.state;
+  if (!shortcuts) withoutMemos(next);
   const modules = await loadWorkspaceModules(next);
-  return running.db.alter((connection) => {
+  return db.alter((connection) => {
     const schema = prepareSchema(connection, next, { unchanged: NO_TABLE_CHANGE });
+    // Read under the gate: an apply that ran while this one loaded its modules is the one replaced.
+    const running: ServerState = live.state;
     const state = stateFor(running, next, schema, modules);
-    running.db.afterCommit(() => {
+    db.afterCommit(() => {
       hub.useWorkspace(next);
       live.swap(state);
     });
