@@ -159,6 +159,41 @@ describe('a workspace applied in place', () => {
     expect((await s.post(cachedRead, admin)).body.__payload__).toEqual([{ id: 1, title: 'one', due: null }]);
   });
 
+  it('lets a request in flight finish on the workspace it started on, and applies after it', async () => {
+    await createNote('one');
+    // A read-only controller that waits, mid-request, until the test lets it go on.
+    writeFileSync(join(dirname(file), 'slow.mjs'), `export class Slow {
+  static permissions = { read: ['anyone'] };
+  static readOnly = ['read'];
+  async on_read(ctx) {
+    await new Promise((resolve) => globalThis.jqlSlowEntered(resolve));
+    return { payload: await ctx.data.retrieve('notes.Note') };
+  }
+}
+`);
+    const withSlow = (change: (models: Record<string, any>) => void = () => undefined): Workspace => {
+      const ws = workspaceWith(change) as { apps: { notes: Record<string, unknown> } };
+      ws.apps.notes.controllers = './slow.mjs';
+      writeFileSync(file, JSON.stringify(ws));
+      return loadWorkspace(file);
+    };
+    await s.server.applyWorkspace(withSlow());
+    const globals = globalThis as { jqlSlowEntered?: (resume: () => void) => void };
+    const entered = new Promise<() => void>((resolve) => (globals.jqlSlowEntered = resolve));
+    try {
+      const slow = s.post({ __meta__: { namespace: 'notes.Slow', intent: 'read', schema: 'controller' } });
+      const resume = await entered;
+      // A controller runs in the write gate: the migration queues behind it, and it reads the old shape.
+      const applied = s.server.applyWorkspace(withSlow(addPinned));
+      resume();
+      expect((await slow).body.__payload__).toEqual([{ id: 1, title: 'one' }]);
+      await applied;
+    } finally {
+      delete globals.jqlSlowEntered;
+    }
+    expect((await s.post({ __meta__: { namespace: 'notes.Note', intent: 'retrieve' } })).body.__payload__).toEqual([{ id: 1, title: 'one', pinned: false }]);
+  });
+
   it('imports a changed controllers module as a new instance', async () => {
     const dir = dirname(file);
     const module = join(dir, 'tools.mjs');
