@@ -50,11 +50,12 @@ test('a saved field reaches completion while a stream stays open, and a broken s
     // (the console polls a watching server every second), with no reload.
     writeFileSync(file, JSON.stringify(workspace({ pinned: { type: 'boolean', default: false } }), null, 2));
     await expect.poll(digest, { timeout: 15_000 }).not.toBe(before);
+    // Each try gives the JSON worker a second to answer (a try cut shorter only restarts its work).
     await expect(async () => {
       await page.keyboard.press('Escape');
       await page.keyboard.press('Control+Space');
-      await expect(app.suggestion('pinned')).toBeVisible({ timeout: 250 });
-    }).toPass({ timeout: 3_000 });
+      await expect(app.suggestion('pinned')).toBeVisible({ timeout: 1_000 });
+    }).toPass({ timeout: 3_000, intervals: [0] });
     await page.keyboard.press('Escape');
 
     // The next event, written by a request after the save, reaches the subscription opened before it.
