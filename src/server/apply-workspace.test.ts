@@ -159,6 +159,41 @@ describe('a workspace applied in place', () => {
     expect((await s.post(cachedRead, admin)).body.__payload__).toEqual([{ id: 1, title: 'one', due: null }]);
   });
 
+  it('answers across applies what a server without shortcuts (no plans, no answer cache) answers', async () => {
+    const plainFile = writeWorkspace(workspaceWith());
+    const plain = await startStreamServer({ workspace: plainFile, env: { JQL_ADMIN: `${ADMIN.username}:${ADMIN.password}` }, shortcuts: false });
+    try {
+      const run = async (server: StreamServer, workspaceFile: string): Promise<unknown[]> => {
+        const token = await server.login(ADMIN.username, ADMIN.password);
+        const cachedRead = { __meta__: { namespace: 'notes.Note', intent: 'retrieve', cache: { enabled: true } } };
+        const planned = (title: string) => ({ __meta__: { namespace: 'notes.Note', intent: 'retrieve', filter: { title } } });
+        const applyTo = async (change: (models: Record<string, any>) => void) => {
+          writeFileSync(workspaceFile, JSON.stringify(workspaceWith(change)));
+          await server.server.applyWorkspace(loadWorkspace(workspaceFile));
+        };
+        const answers: unknown[] = [];
+        const ask = async (body: unknown, as?: string) => {
+          const { status, body: answer } = await server.post(body, as);
+          answers.push({ status, payload: answer.__payload__, errors: answer.__errors__ });
+        };
+        await ask({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'a' });
+        for (const body of [cachedRead, cachedRead, planned('a'), planned('b')]) await ask(body);
+        await applyTo((models) => (models.Note.fields.due = { type: 'date', null: true }));
+        for (const body of [cachedRead, planned('a'), planned('c')]) await ask(body);
+        await applyTo((models) => {
+          models.Note.fields.due = { type: 'date', null: true };
+          models.Note.permissions.retrieve = ['admin'];
+        });
+        for (const body of [cachedRead, planned('a')]) await ask(body);
+        for (const body of [cachedRead, planned('a')]) await ask(body, token);
+        return answers;
+      };
+      expect(await run(s, file)).toEqual(await run(plain, plainFile));
+    } finally {
+      await plain.close();
+    }
+  });
+
   it('lets a request in flight finish on the workspace it started on, and applies after it', async () => {
     await createNote('one');
     // A read-only controller that waits, mid-request, until the test lets it go on.
