@@ -35,6 +35,10 @@ import { copyProxyRoute } from './clone/copy-proxy.ts';
 import type { WatchStatus } from './workspace/watch-status.ts';
 import { watchRoute } from './workspace/watch-route.ts';
 import { workspaceDigest } from './workspace/workspace-digest.ts';
+import type { MigrationReport } from './workspace/migrate.ts';
+import type { Workspace } from './workspace/types.ts';
+import { applyInPlace } from './apply-workspace.ts';
+import { LiveState } from './live-state.ts';
 
 export interface AppOptions extends StateOptions {
   /** The address the server listens on (default 127.0.0.1): a loopback one answers loopback Hosts only. */
@@ -61,7 +65,13 @@ export interface AppOptions extends StateOptions {
 
 export interface BuiltApp {
   app: FastifyInstance;
-  state: ServerState;
+  /** The state requests see now: a workspace applied in place (`applyWorkspace`) replaces it. */
+  readonly state: ServerState;
+  /**
+   * Applies `ws` without a restart (apply-workspace.ts): throws, changing nothing, when its migration
+   * is refused or a module fails to load.
+   */
+  applyWorkspace(ws: Workspace): Promise<MigrationReport>;
   /** Where it listens; start() sets `loopback` from the address actually bound. */
   listener: Listener;
   /** The WebSocket connections open now, server side: stream sockets, and a local copy's proxied ones. */
@@ -73,6 +83,9 @@ const RATE_LIMIT_CLIENTS = 10_000;
 
 export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   const { state, hub, views } = await createState(options);
+  // What belongs to the workspace is read from `live.state` for each request; what this function
+  // reads from `state` belongs to the server (or is a limit of RESTART_LIMITS).
+  const live = new LiveState(state);
   const connectionLimits: ConnectionLimits = { ...CONNECTION_LIMITS, ...options.connections };
   const app = Fastify({
     logger: loggerOptions(options.logger),
@@ -124,22 +137,26 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   // Each route's store takes its size from the route's options, not the plugin's: without `cache`
   // here it would hold the plugin's default of 5,000 clients.
   const limit = perMinute > 0 ? { max: perMinute, timeWindow: 60_000, cache: RATE_LIMIT_CLIENTS } : (false as const);
-  const run: RunJql = (input, log) => runRequest(state, input, log);
+  const run: RunJql = (input, log) => runRequest(live.state, input, log);
   const prefix = state.basePath;
   await app.register(async (scope) => {
     // The digest tells the console when to fetch `describe` again; `watch` is there under `serve --watch` only.
-    const workspace = { digest: workspaceDigest(state.ws) };
+    let shown = { ws: state.ws, digest: workspaceDigest(state.ws) };
+    const workspace = (): { digest: string } => {
+      if (shown.ws !== live.state.ws) shown = { ws: live.state.ws, digest: workspaceDigest(live.state.ws) };
+      return { digest: shown.digest };
+    };
     const watch = options.watchStatus;
-    scope.get('/healthz', async () => ({ status: 'ok', version: state.version, workspace, ...(watch ? { watch: watch.snapshot() } : {}) }));
+    scope.get('/healthz', async () => ({ status: 'ok', version: state.version, workspace: workspace(), ...(watch ? { watch: watch.snapshot() } : {}) }));
   }, { prefix });
   // The console's Apply and Cancel of a previewed save: under `serve --watch` only (else 404).
   if (options.watchStatus) await app.register(watchRoute, { prefix, identity: state.identity, status: options.watchStatus, production: state.production });
   // One bound for the answers of both routes (docs/protocol.md "Limits" heldAnswerBytes).
   const held = new HeldAnswers(state.ws.limits.heldAnswerBytes);
   await app.register(jqlPostRoute, { prefix, run, rateLimit: limit, held });
-  const plan = (body: JsonValue, credentials: Credentials) => planUpload(state, body, credentials);
+  const plan = (body: JsonValue, credentials: Credentials) => planUpload(live.state, body, credentials);
   await app.register(jqlPutRoute, { prefix, run, plan, rateLimit: limit, fileStore: state.fileStore, limits: state.ws.limits, held });
-  await app.register(fileRoute, { prefix, authorize: (request) => authorizeFile(state, request), blobPath: (sha256) => state.fileStore.blobPath(sha256) });
+  await app.register(fileRoute, { prefix, authorize: (request) => authorizeFile(live.state, request), blobPath: (sha256) => state.fileStore.blobPath(sha256) });
   // The routes that take WebSocket upgrades (the stream socket, and a local copy's streams through the
   // copy proxy) share one WebSocket server in a scope of their own: its hooks then run for them only,
   // not for every POST /jql (issue 14.2).
@@ -147,7 +164,7 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   await app.register(async (sockets) => {
     await registerWebSockets(sockets);
     webSocketServer = sockets.websocketServer;
-    await sockets.register(streamRoute, { prefix, state, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });
+    await sockets.register(streamRoute, { prefix, live, hub, views, allowedOrigins: options.cors ?? [], ...options.streams });
     if (options.clones) await sockets.register(copyProxyRoute, { prefix, identity: state.identity, jobs: options.clones });
   });
   // The console web UI (browser mode): the same renderer the desktop app shows, at `/`.
@@ -163,7 +180,15 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
     await app.register(cloneRoute, { prefix: state.basePath, identity: state.identity, basePath: state.basePath, jobs });
     app.addHook('onClose', () => jobs.close());
   }
-  return { app, state, listener, webSockets: () => webSocketServer?.clients ?? new Set() };
+  return {
+    app,
+    get state() {
+      return live.state;
+    },
+    applyWorkspace: (ws) => applyInPlace(live, hub, ws),
+    listener,
+    webSockets: () => webSocketServer?.clients ?? new Set(),
+  };
 }
 
 /** The routes of the local admin credential, preflights to them included: never CORS (docs/workspace.md). */

@@ -19,6 +19,7 @@ import { CLONE_HELP, cloneCommand, FROM_DESCRIBE_HELP, workspaceCommand } from '
 import { escapeControl } from '../shared/terminal-text.ts';
 import { CHECK_HELP, checkCommand } from './workspace/check-command.ts';
 import { watchWorkspace } from './workspace/watch.ts';
+import { restartReason } from './apply-workspace.ts';
 import { WatchStatus } from './workspace/watch-status.ts';
 import { asksForHelp, findCommand, formatHelp, formatOverview, type CommandHelp } from './cli-help.ts';
 
@@ -154,11 +155,27 @@ async function serve(args: string[]): Promise<void> {
         allowDestructive,
         current: server.state.ws,
         ...(watchStatus ? { status: watchStatus } : {}),
-        // Same port, same data folder: clients reconnect to the address they know.
-        restart: async (ws) => {
+        apply: async (ws) => {
+          const reason = restartReason(server.state.ws, ws);
+          if (reason === null) {
+            await server.applyWorkspace(ws);
+            return;
+          }
+          // What cannot be applied in place: same port, same data folder, clients reconnect to the
+          // address they know; a new start that fails starts the last good workspace again.
+          console.log(`Restarting the server: ${reason}.`);
+          const running = server.state.ws;
+          const restart = async (on: typeof ws) => {
+            server = await start({ ...options, port: server.port, resolvedWorkspace: on, logger: { level: 'warn' }, ...(clones ? { clones } : {}), watchStatus });
+            if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
+          };
           await server.close();
-          server = await start({ ...options, port: server.port, resolvedWorkspace: ws, logger: { level: 'warn' }, ...(clones ? { clones } : {}), watchStatus });
-          if (server.launchUrl) console.log(`Open ${server.launchUrl}`);
+          try {
+            await restart(ws);
+          } catch (error) {
+            await restart(running);
+            throw error;
+          }
         },
         out: (line) => console.log(line),
         err: (line) => console.error(line),

@@ -139,6 +139,12 @@ export interface ServerState {
 export interface AnswerCacheLike {
   /** Looks `key` up for this request's caller and transaction, and opens the slot its answer goes in. */
   open(ctx: RequestContext, key: string): CacheRead;
+  /**
+   * The cache for another workspace applied in place (`serve --watch`): every answer kept so far is
+   * dropped, and the new one's keys carry its digest, so an answer a request of the old workspace
+   * still keeps after the change can never answer one of the new.
+   */
+  forWorkspace(digest: string): AnswerCacheLike;
 }
 
 export interface CacheRead {

@@ -2,7 +2,7 @@
  * start()/stop(): the server listening on a port, used by the CLI, by Electron main and by tests that
  * need a real socket.
  */
-import { buildApp, type AppOptions } from './app.ts';
+import { buildApp, type AppOptions, type BuiltApp } from './app.ts';
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { localAdminToken, retireLocalAdminTokens } from './auth/local-admin.ts';
@@ -21,7 +21,10 @@ export interface RunningServer {
   url: string;
   port: number;
   app: FastifyInstance;
-  state: ServerState;
+  /** The state requests see now (a workspace applied in place replaces it). */
+  readonly state: ServerState;
+  /** Applies a workspace without a restart (`serve --watch`, apply-workspace.ts); throws, changing nothing, when it cannot. */
+  applyWorkspace: BuiltApp['applyWorkspace'];
   /** The WebSocket connections open now, server side: stream sockets, and a local copy's proxied ones. */
   webSockets(): ReadonlySet<WebSocket>;
   /**
@@ -50,7 +53,8 @@ export class LocalAdminHostError extends Error {
 export async function start(options: StartOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   if (options.localAdmin && !isLoopbackName(host)) throw new LocalAdminHostError(host);
-  const { app, state, listener, webSockets } = await buildApp({ ...options, host });
+  const built = await buildApp({ ...options, host });
+  const { app, state, listener, webSockets } = built;
   let token: string | undefined;
   try {
     // No local admin token of an earlier start stays valid, whatever this start's mode.
@@ -70,7 +74,10 @@ export async function start(options: StartOptions): Promise<RunningServer> {
     url: `${origin}${options.basePath ?? ''}`,
     port,
     app,
-    state,
+    get state() {
+      return built.state;
+    },
+    applyWorkspace: (ws) => built.applyWorkspace(ws),
     webSockets,
     ...(state.localAdmin ? { launchUrl: launchUrl(origin, state.localAdmin), localAdminToken: token } : {}),
     close: () => (closing ??= app.close()),

@@ -5,7 +5,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAccessControl } from './auth/access.ts';
-import { ensureAuthTables } from './auth/auth-tables.ts';
 import { ensureUser, parseAdminSpec } from './auth/first-admin.ts';
 import { createIdentityService } from './auth/identity-service.ts';
 import { createLocalAdmin } from './auth/local-admin.ts';
@@ -13,31 +12,23 @@ import { LoginThrottle, type LoginThrottleOptions } from './auth/login-throttle.
 import { loadSecret } from './auth/secret.ts';
 import { AnswerCache } from './cache/answer-cache.ts';
 import { NO_ANSWER_CACHE } from './cache/no-answer-cache.ts';
-import { installChangeCapture } from './cache/change-capture.ts';
-import type { ControllerClassLike, MutationSink, ServerState } from './context.ts';
+import type { MutationSink, ServerState } from './context.ts';
 import { Database } from './db/database.ts';
 import { applyDemoSeed } from './demo/apply-seed.ts';
 import { demoWorkspacePath } from './demo/seed.ts';
 import { dispatchInner } from './dispatch/dispatch-inner.ts';
-import { FileReferences, pruneFileRows, readFileColumns } from './files/file-references.ts';
+import { pruneFileRows } from './files/file-references.ts';
 import { FileStore } from './files/file-store.ts';
-import { createFileResolver, ensureFileTables } from './files/file-table.ts';
+import { createFileResolver } from './files/file-table.ts';
 import { createUrlSigner } from './files/signed-url.ts';
-import { defineController } from './modules/controller-def.ts';
-import { loadControllers, loadHooks } from './modules/load-modules.ts';
-import { ensureNosqlTables } from './processors/nosql/index.ts';
-import { ensureSearchIndexes } from './search/fts.ts';
 import { modelStreamView } from './processors/model/stream-view.ts';
 import { nosqlStreamView } from './processors/nosql/stream-view.ts';
-import { setupEventTables } from './streams/event-tables.ts';
 import { StreamHub } from './streams/hub.ts';
 import type { StreamViews } from './streams/views.ts';
-import { schemaController } from './system/schema-controller.ts';
-import { userController } from './system/user-controller.ts';
-import { migrate } from './workspace/migrate.ts';
 import { withoutMemos } from './workspace/memos.ts';
 import { loadWorkspace } from './workspace/resolve.ts';
 import type { Workspace } from './workspace/types.ts';
+import { installControllers, loadWorkspaceModules, prepareSchema } from './workspace-state.ts';
 
 export interface StateOptions {
   /** The login throttle's settings (default LOGIN_THROTTLE; tests lengthen the first wait). */
@@ -91,18 +82,12 @@ export async function createState(options: StateOptions): Promise<Runtime> {
   }
   try {
     const fileReferences = db.setup((connection) => {
-      migrate(connection, ws);
-      ensureSearchIndexes(connection, ws);
-      ensureAuthTables(connection);
-      ensureNosqlTables(connection);
-      ensureFileTables(connection);
-      setupEventTables(connection, ws);
-      installChangeCapture(connection, ws);
+      const { references } = prepareSchema(connection, ws);
       // The file rows no record names go before the store's sweep removes their blobs.
-      const references = new FileReferences(readFileColumns(connection, ws));
       pruneFileRows(connection, references);
       return references;
     });
+    const modules = await loadWorkspaceModules(ws);
     const secret = loadSecret(options.dataDir, env);
     const basePath = options.basePath ?? '';
     // The event log's sink; the hub fans committed events out after each commit.
@@ -121,7 +106,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       files: createFileResolver(createUrlSigner(secret, basePath), fileReferences),
       fileStore,
       mutations,
-      hooks: await loadHooks(ws),
+      hooks: modules.hooks,
       identity: createIdentityService(db, secret, () => state.localAdmin),
       loginThrottle: new LoginThrottle(options.loginThrottle),
       controllers: new Map(),
@@ -129,11 +114,7 @@ export async function createState(options: StateOptions): Promise<Runtime> {
       cache: shortcuts ? new AnswerCache(db, { maxEntries: ws.limits.cacheEntries, maxBytes: ws.limits.cacheBytes }) : NO_ANSWER_CACHE,
       secret,
     };
-    const builtins: Array<[string, ControllerClassLike]> = [
-      ['system.Schema', schemaController(state)],
-      ['system.User', userController(state)],
-    ];
-    for (const [key, controller] of [...builtins, ...(await loadControllers(ws))]) state.controllers.set(key, defineController(key, controller));
+    installControllers(state, modules.controllers);
     if (demo) await applyDemoSeed(db, ws);
     if (env.JQL_ADMIN) {
       const { username, password } = parseAdminSpec(env.JQL_ADMIN);

@@ -78,6 +78,11 @@ export class AnswerCache implements AnswerCacheLike {
     };
   }
 
+  forWorkspace(digest: string): AnswerCacheLike {
+    this.entries.clear();
+    return scopedTo(this, digest);
+  }
+
   /** Entries held now and their total size (for tests and diagnostics). */
   get size(): { entries: number; bytes: number } {
     return { entries: this.entries.size, bytes: this.entries.calculatedSize };
@@ -121,6 +126,14 @@ export class AnswerCache implements AnswerCacheLike {
     this.commit += 1;
     for (const dependency of changes) this.changedAt.set(dependency, this.commit);
   }
+}
+
+/** One store (one commit listener) for every workspace: each one's keys start with its digest. */
+function scopedTo(cache: AnswerCache, digest: string): AnswerCacheLike {
+  return {
+    open: (ctx, key) => cache.open(ctx, `${digest}|${key}`),
+    forWorkspace: (next) => cache.forWorkspace(next),
+  };
 }
 
 /** A cache hit as this request answers it: its own `draw`, and `cached: true`. */

@@ -7,4 +7,4 @@ import type { AnswerCacheLike, CacheRead } from '../context.ts';
 
 const MISS: CacheRead = { hit: null, keep: () => undefined };
 
-export const NO_ANSWER_CACHE: AnswerCacheLike = { open: () => MISS };
+export const NO_ANSWER_CACHE: AnswerCacheLike = { open: () => MISS, forWorkspace: () => NO_ANSWER_CACHE };

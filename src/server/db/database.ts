@@ -212,6 +212,15 @@ export class Database {
     }
   }
 
+  /**
+   * Schema work while the server runs (`serve --watch` applying a workspace in place): `fn` gets the
+   * writer itself, under the write gate and in one transaction, so no request's write interleaves
+   * with it and a throw leaves nothing changed. Its afterCommit callbacks run right after the COMMIT.
+   */
+  alter<T>(fn: (connection: Sqlite) => T): Promise<T> {
+    return this.gate.run(() => this.transaction(() => fn(this.writer)));
+  }
+
   /** Moves the write-ahead log into the database file (after a bulk load). */
   checkpoint(): void {
     this.writer.pragma('wal_checkpoint(TRUNCATE)');

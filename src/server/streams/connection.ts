@@ -54,7 +54,8 @@ export class StreamConnection {
   /** Cleared at each heartbeat, set again by a pong or any message. */
   alive = true;
   private readonly socket: WebSocket;
-  private readonly state: ServerState;
+  /** The state of the workspace running now (workspaceChanged replaces it). */
+  private state: ServerState;
   private readonly hub: StreamHub;
   private caller: Promise<Caller>;
   /** The caller once identified (null while the first identification runs). */
@@ -109,6 +110,20 @@ export class StreamConnection {
   /** A user changed (credentials, roles, is_active, logout): called right after that commit. */
   userChanged(userId: number): void {
     if (this.current?.user?.id === userId) this.refresh(true);
+  }
+
+  /**
+   * A workspace was applied in place: called right after its commit. Subscriptions opened from now on
+   * use it, and every open one is authorized again against it (its model, its permissions, its
+   * fields): one the caller may no longer read ends as a lost permission does, with an error frame
+   * of its code (`forbidden`, `unauthenticated`, `unknown_namespace`); the others go on, seeing
+   * records through the new workspace.
+   */
+  workspaceChanged(state: ServerState): void {
+    this.state = state;
+    const caller = this.current;
+    if (this.closed || !caller || caller.error) return;
+    this.reauthorize(caller.user);
   }
 
   /** The socket closed: its subscriptions stop. */
@@ -178,7 +193,7 @@ export class StreamConnection {
   }
 
   /** Every subscription, authorized again for the user as it is now. */
-  private reauthorize(user: AuthUser): void {
+  private reauthorize(user: AuthUser | null): void {
     for (const subscription of [...this.subscriptions.values()]) {
       try {
         subscription.reauthorize(authorizeSubscription(this.subscriberFor(user), this.options.views, subscription.request));

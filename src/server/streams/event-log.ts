@@ -45,11 +45,17 @@ const COLUMNS = 'seq, at, namespace, schema, event, record_id, payload';
 const INSERT = 'INSERT INTO jql_events (at, namespace, schema, event, record_id, payload) VALUES (?, ?, ?, ?, ?, ?)';
 
 export class EventLog {
-  private readonly ws: Workspace;
+  private ws: Workspace;
   private readonly snapshots = new Map<string, string | null>();
 
   constructor(ws: Workspace) {
     this.ws = ws;
+  }
+
+  /** A workspace applied in place: events are classified and snapshotted by its models from now on. */
+  useWorkspace(ws: Workspace): void {
+    this.ws = ws;
+    this.snapshots.clear();
   }
 
   /** The sink the processors report to; `onAppend` hears of every appended (not yet committed) row. */

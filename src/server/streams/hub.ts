@@ -32,7 +32,7 @@ export class StreamHub {
   onError: (error: unknown) => void = () => undefined;
   private readonly db: Database;
   private readonly log: EventLog;
-  private readonly keep: number;
+  private keep: number;
   private readonly live = new Set<Subscription>();
   /** The live subscriptions by `schema namespace`. */
   private readonly liveByNamespace = new Map<string, Set<Subscription>>();
@@ -49,6 +49,15 @@ export class StreamHub {
       this.dirty = true;
     });
     db.onCommit(() => this.flush());
+  }
+
+  /**
+   * A workspace applied in place (`serve --watch`), called right after the commit of its migration:
+   * events of its new models are logged as theirs, and its maxStreamEvents bounds the log.
+   */
+  useWorkspace(ws: Workspace): void {
+    this.log.useWorkspace(ws);
+    this.keep = Math.max(1, ws.limits.maxStreamEvents);
   }
 
   /** The latest committed sequence number. */

@@ -10,6 +10,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Credentials } from '../auth/identify.ts';
 import type { ServerState } from '../context.ts';
+import type { LiveState } from '../live-state.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from '../http/error-reply.ts';
 import { isOwnOrigin } from '../http/origin.ts';
@@ -26,7 +27,8 @@ export interface StreamOptions {
 }
 
 export interface StreamRouteOptions extends StreamOptions {
-  state: ServerState;
+  /** The state of the workspace running now; a workspace applied in place checks every subscription again. */
+  live: LiveState;
   hub: StreamHub;
   views: StreamViews;
   /** Origins given with `--cors`: pages of these may open the socket besides the server's own. */
@@ -56,7 +58,9 @@ export async function registerWebSockets(app: FastifyInstance): Promise<void> {
 export const STREAM_DEFAULTS = { heartbeatMs: 30_000, maxBehind: 1000 } as const;
 
 export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, options) => {
-  const { state, hub, views } = options;
+  const { live, hub, views } = options;
+  // The identity service belongs to the server, not to a workspace: the same one across swaps.
+  const state = live.state;
   const log = (error: unknown): void => app.log.error({ err: error }, 'stream delivery failed');
   hub.onError = log;
   const maxBehind = options.maxBehind ?? STREAM_DEFAULTS.maxBehind;
@@ -79,7 +83,7 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
     wsHandler: (socket, request) => {
       const credentials = credentialsOf(request, true);
       const identifyToken = (token: string) => identify(state, { authorization: `Bearer ${token}` });
-      const connection = new StreamConnection(socket, state, hub, () => identify(state, credentials), {
+      const connection = new StreamConnection(socket, live.state, hub, () => identify(state, credentials), {
         maxBehind,
         log,
         identifyToken,
@@ -108,6 +112,17 @@ export const streamRoute: FastifyPluginAsync<StreamRouteOptions> = async (app, o
     }
   });
   app.addHook('onClose', () => stopFollowing());
+  // Right after the commit of a workspace applied in place, before any later commit's events.
+  const stopSwaps = live.onSwap((next) => {
+    for (const connection of connections) {
+      try {
+        connection.workspaceChanged(next);
+      } catch (error) {
+        log(error);
+      }
+    }
+  });
+  app.addHook('onClose', () => stopSwaps());
   const timer = setInterval(() => {
     for (const connection of connections) connection.heartbeat();
   }, options.heartbeatMs ?? STREAM_DEFAULTS.heartbeatMs);

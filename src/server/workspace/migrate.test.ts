@@ -3,6 +3,7 @@ import { describe, it, expect } from 'vitest';
 import { WorkspaceError } from './errors.ts';
 import { columnSqlType, migrate } from './migrate.ts';
 import { resolveWorkspace } from './resolve.ts';
+import { workspaceDigest } from './workspace-digest.ts';
 
 function openDb(): Sqlite {
   const db = openDatabase(':memory:');
@@ -200,5 +201,29 @@ describe('migrate: changes to an existing database', () => {
     expect(report.changes).toEqual(['shop.Item: model removed from the workspace (table and data kept)']);
     expect(db.prepare('SELECT COUNT(*) AS n FROM "shop.Item"').get()).toEqual({ n: 2 });
     expect(db.prepare("SELECT DISTINCT active FROM jql_schema WHERE model = 'shop.Item'").all()).toEqual([{ active: 0 }]);
+  });
+});
+
+describe('migrate: the digest of the workspace applied', () => {
+  it('opens a data folder made before migrations recorded a digest: old rows keep none, new ones carry it', () => {
+    const db = openDb();
+    // jql_migrations as data folders made before the digest column have it.
+    db.exec('CREATE TABLE jql_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, summary TEXT NOT NULL)');
+    db.prepare('INSERT INTO jql_migrations (at, summary) VALUES (?, ?)').run('2026-01-01T00:00:00.000Z', 'an older start');
+    const ws = shop({ title: { type: 'string', null: true } });
+    migrate(db, ws);
+    expect(db.prepare('SELECT summary, digest FROM jql_migrations ORDER BY id').all()).toEqual([
+      { summary: 'an older start', digest: null },
+      { summary: expect.stringContaining('shop.Item: table created'), digest: workspaceDigest(ws) },
+    ]);
+  });
+
+  it('records a workspace that changes no table only when asked to (serve --watch records every apply)', () => {
+    const db = openDb();
+    const ws = shop({ title: { type: 'string', null: true } });
+    migrate(db, ws);
+    expect(migrate(db, ws).migrationId).toBeNull();
+    const applied = migrate(db, ws, { unchanged: 'no table changed' });
+    expect(db.prepare('SELECT summary, digest FROM jql_migrations WHERE id = ?').get(applied.migrationId)).toEqual({ summary: 'no table changed', digest: workspaceDigest(ws) });
   });
 });

@@ -11,6 +11,7 @@ import { deactivateFieldRecord, ensureRecordTables, readFieldRecords, recordMigr
 import type { IndexSpec } from './schema-sql.ts';
 import { INDEX_PREFIX, UNIQUE_PREFIX, columnDefinition, columnSqlType, createIndexSql, createTableSql, quoteIdent, wantedIndexes } from './schema-sql.ts';
 import { toStored } from './field-codec.ts';
+import { workspaceDigest } from './workspace-digest.ts';
 
 export { columnSqlType } from './schema-sql.ts';
 
@@ -24,7 +25,16 @@ export interface MigrationReport {
   migrationId: number | null;
 }
 
-export function migrate(db: Sqlite, ws: Workspace): MigrationReport {
+export interface MigrateOptions {
+  /**
+   * Written as the `jql_migrations` row's summary when the tables already match (a permission, a
+   * limit or a module changed): `serve --watch` records every workspace it applies. Without it, such
+   * a start records nothing.
+   */
+  unchanged?: string;
+}
+
+export function migrate(db: Sqlite, ws: Workspace, options: MigrateOptions = {}): MigrationReport {
   // better-sqlite3 rolls the transaction back when the function throws: a refusal leaves no trace.
   return db.transaction(() => {
     ensureRecordTables(db);
@@ -43,7 +53,8 @@ export function migrate(db: Sqlite, ws: Workspace): MigrationReport {
       for (const field of active) deactivateFieldRecord(db, modelKey, field.field);
       if (active.length > 0) report.changes.push(`${modelKey}: model removed from the workspace (table and data kept)`);
     }
-    if (report.changes.length > 0) report.migrationId = recordMigration(db, new Date().toISOString(), report.changes.join('\n'));
+    const summary = report.changes.length > 0 ? report.changes.join('\n') : options.unchanged;
+    if (summary !== undefined) report.migrationId = recordMigration(db, new Date().toISOString(), summary, workspaceDigest(ws));
     return report;
   })();
 }

@@ -1,5 +1,6 @@
 /**
- * The migration bookkeeping tables: `jql_migrations` (one row per start that changed the schema)
+ * The migration bookkeeping tables: `jql_migrations` (one row per start that changed the schema, and
+ * one per workspace `serve --watch` applied, with the digest of the workspace it applied)
  * and `jql_schema` (each model field's type and strictness as last migrated, kept for removed
  * fields too, so a later start can tell a type change or a newly required field from a new one).
  */
@@ -31,7 +32,10 @@ interface FieldRow {
 
 export function ensureRecordTables(db: Sqlite): void {
   db.exec(`CREATE TABLE IF NOT EXISTS jql_migrations (
-    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, summary TEXT NOT NULL)`);
+    id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, summary TEXT NOT NULL, digest TEXT)`);
+  // Data folders made before the digest was recorded: their rows keep a NULL digest.
+  const columns = db.prepare('PRAGMA table_info(jql_migrations)').all() as Array<{ name: string }>;
+  if (!columns.some((column) => column.name === 'digest')) db.exec('ALTER TABLE jql_migrations ADD COLUMN digest TEXT');
   db.exec(`CREATE TABLE IF NOT EXISTS jql_schema (
     model TEXT NOT NULL, field TEXT NOT NULL, type TEXT NOT NULL, target TEXT,
     nullable INTEGER NOT NULL, required INTEGER NOT NULL, active INTEGER NOT NULL,
@@ -62,6 +66,7 @@ export function deactivateFieldRecord(db: Sqlite, model: string, field: string):
   db.prepare('UPDATE jql_schema SET active = 0 WHERE model = ? AND field = ?').run(model, field);
 }
 
-export function recordMigration(db: Sqlite, at: string, summary: string): number {
-  return Number(db.prepare('INSERT INTO jql_migrations (at, summary) VALUES (?, ?)').run(at, summary).lastInsertRowid);
+/** `digest`: the workspace's (workspace-digest.ts), the one `/healthz` reports while it runs. */
+export function recordMigration(db: Sqlite, at: string, summary: string, digest: string): number {
+  return Number(db.prepare('INSERT INTO jql_migrations (at, summary, digest) VALUES (?, ?, ?)').run(at, summary, digest).lastInsertRowid);
 }

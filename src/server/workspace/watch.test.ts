@@ -1,8 +1,9 @@
-// `serve --watch`: a save that adds a field is applied at once (sign-ins stay), a broken save keeps
+// `serve --watch`: a save that adds a field is applied at once, in place (sign-ins stay), a limit read
+// once at start is applied by a restart on the same port, a broken save keeps
 // the running workspace and says where the file is wrong, and a save that would stop serving stored
 // values prints the preview and changes nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
@@ -67,6 +68,7 @@ describe('jql-console serve --watch', () => {
     await until(async () => ((await fieldsOf()).includes('pinned') ? true : null), 'the new field in describe');
     expect((await post({ __meta__: { namespace: 'system.User', intent: 'count' } }, token)).status).toBe(200);
     expect(out).toContain('add     notes.Note.pinned: new field');
+    expect(out).not.toContain('Restarting the server');
     const applied = await health();
     expect(applied.workspace.digest).not.toBe(first.workspace.digest);
     expect(applied.watch).toEqual({ error: null, preview: null, changes: null, pendingDigest: null });
@@ -102,6 +104,13 @@ describe('jql-console serve --watch', () => {
     // Back to the running workspace: applied (nothing to change), and the banner's cause is gone.
     writeFileSync(file, JSON.stringify({ ...added, apps: { notes: { models: { Note: { ...added.apps.notes.models.Note, fields: { ...added.apps.notes.models.Note.fields, body: { type: 'text', null: true } } } } } } }, null, 2));
     await until(async () => ((await health()).watch.error === null ? true : null), 'the cleared watch error');
+
+    // A limit the HTTP layer reads once at start: applied by starting again on the same port.
+    const restored = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...restored, limits: { maxBodyBytes: 4096 } }, null, 2));
+    await until(async () => (out.includes('Workspace applied') && out.includes('Restarting the server: the limits maxBodyBytes are read once at start.') ? true : null), 'the restart');
+    await until(async () => ((await post({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'x'.repeat(5000) })).status === 413 ? true : null), 'the new body limit');
+    expect((await post({ __meta__: { namespace: 'system.User', intent: 'count' } }, token)).status).toBe(200);
   }, 90_000);
 
   it('imports a changed controllers module as a new instance, without a restart by hand', async () => {

@@ -2,11 +2,11 @@
  * `serve --watch` (docs/workspace.md "Changing a workspace while it runs"): the workspace file is read
  * again on every save. A file that does not parse or resolve keeps the running workspace and says why;
  * a change that loses or refuses stored data is previewed and not applied (unless
- * `--allow-destructive`, for what migrations can do); anything else is applied at once by starting the
- * server again on the same port and data folder. A save of a controllers or hooks module the workspace
- * names is handled the same way: the new start imports the changed module as a new instance. Sign-ins stay (tokens and sessions are in the data
- * folder); a stream subscription is closed and resumes with `since`, so no event is missed. If the new
- * start fails, the server starts again on the last good workspace: a bad edit never leaves it down.
+ * `--allow-destructive`, for what migrations can do); anything else is applied at once through the one
+ * `apply` callback: in place, without a restart (apply-workspace.ts), so connections, sign-ins and
+ * stream subscriptions stay. A save of a controllers or hooks module the workspace names is handled
+ * the same way: the changed module is imported as a new instance. If the apply fails, the server keeps
+ * the workspace it runs: a bad edit never leaves it down.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { existsSync } from 'node:fs';
@@ -25,8 +25,12 @@ export interface WatchOptions {
   allowDestructive: boolean;
   /** The workspace running now. */
   current: Workspace;
-  /** Starts the server again on this workspace (closing the running one first); throws when it cannot. */
-  restart(ws: Workspace): Promise<void>;
+  /**
+   * Applies this workspace to the running server (cli.ts: in place, or by a restart for what cannot
+   * be applied in place); throws when it cannot, and then the server still runs the previous one.
+   * The one entry point for applying a workspace: the watcher and the console's Apply both call it.
+   */
+  apply(ws: Workspace): Promise<void>;
   out(line: string): void;
   err(line: string): void;
   /** Where the last save not applied is kept for the console (`/healthz`); none: the terminal only. */
@@ -124,17 +128,16 @@ export function watchWorkspace(options: WatchOptions): WorkspaceWatch {
       refuse(untrusted);
       return;
     }
-    // Cleared first: the new start never shows the error of a save this one replaces.
+    // Cleared first: the applied workspace never shows the error of a save it replaces.
     options.status?.clear();
     try {
-      await options.restart(next);
+      await options.apply(next);
       current = next;
       watchFiles(filesOf(current));
       options.out(`Workspace applied from ${options.file}.`);
     } catch (error) {
-      options.err(`jql-console: the workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
-      refuse(`The workspace could not be applied (${(error as Error).message}); the server runs the previous one again.`);
-      await options.restart(current);
+      options.err(`jql-console: the workspace could not be applied (${(error as Error).message}); the server keeps the one it runs.`);
+      refuse(`The workspace could not be applied (${(error as Error).message}); the server keeps the one it runs.`);
     }
   };
 

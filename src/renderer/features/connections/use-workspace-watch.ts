@@ -25,7 +25,8 @@ export function useWorkspaceWatch(connection: Connection): WatchReport | null {
       if (!target) throw new Error('The connection is gone.');
       return fetchHealth(platform.transport, target);
     },
-    // A watching server restarts on each applied save: keep polling through the moment it is down.
+    // A watching server applies a save in place, but restarts for a limit it reads once at start:
+    // keep polling through the moment it is down.
     refetchInterval: (query) => (query.state.data?.watch !== undefined ? WATCHING_POLL_MS : IDLE_POLL_MS),
     retry: false,
   });
