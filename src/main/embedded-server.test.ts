@@ -96,6 +96,19 @@ describe('EmbeddedServer failure messages', () => {
     expect(await server.open('/ws/bad.json')).toMatchObject({ state: 'failed', message: 'app "invoice" has no models' });
   });
 
+  it('applies a save in place when the running server can, so nothing starts again and the URL stays', async () => {
+    const ws = (name: string) => ({ name }) as unknown as Workspace;
+    const applied: Workspace[] = [];
+    const start = vi.fn<StartServerFn>(async () => ({ url: 'http://127.0.0.1:4100', close: async () => {}, workspace: ws('opened'), apply: async (next) => (applied.push(next), 'applied' as const) }));
+    const watches: EmbeddedWatchOptions[] = [];
+    const server = new EmbeddedServer({ start, userDataDir: '/u', onStatus: () => {}, watch: (o) => (watches.push(o), { close: () => {} }) });
+    await server.open('/ws/a.json');
+    await watches[0]?.apply(ws('saved'));
+    expect(applied).toEqual([ws('saved')]);
+    expect(start).toHaveBeenCalledTimes(1);
+    expect(server.status).toMatchObject({ state: 'running', url: 'http://127.0.0.1:4100' });
+  });
+
   it('watches an opened workspace: a save starts the server again on the same port with the saved workspace', async () => {
     const ws = (name: string) => ({ name }) as unknown as Workspace;
     let n = 0;
@@ -109,7 +122,7 @@ describe('EmbeddedServer failure messages', () => {
     // The watcher's report is what /healthz of every start shows.
     expect(start.mock.calls[0]?.[0].watchStatus).toBe(watches[0]?.status);
 
-    await watches[0]?.restart(ws('saved'));
+    await watches[0]?.apply(ws('saved'));
     expect(start).toHaveBeenLastCalledWith(expect.objectContaining({ workspace: '/ws/a.json', port: 4001, resolvedWorkspace: ws('saved'), watchStatus: watches[0]?.status }));
     expect(server.status).toMatchObject({ state: 'running', url: 'http://127.0.0.1:4001' });
 
@@ -117,7 +130,7 @@ describe('EmbeddedServer failure messages', () => {
     await server.open('/ws/b.json');
     expect(closed).toHaveBeenCalledTimes(1);
     const calls = start.mock.calls.length;
-    await watches[0]?.restart(ws('late'));
+    await watches[0]?.apply(ws('late'));
     expect(start.mock.calls.length).toBe(calls);
     expect(server.status).toMatchObject({ state: 'running', workspace: '/ws/b.json' });
     // The demo is the app's own: not watched.

@@ -19,6 +19,11 @@ export interface StartedServer {
   localAdminToken?: string;
   /** The workspace it runs, resolved: where the watcher starts from. */
   workspace?: Workspace;
+  /**
+   * Applies a saved workspace to this running server without a restart, so the window's streams and
+   * sign-ins stay ('applied'), or says it needs a restart (a limit read at start changed).
+   */
+  apply?(ws: Workspace): Promise<'applied' | 'restart'>;
 }
 
 export interface EmbeddedStartOptions {
@@ -43,8 +48,8 @@ export interface EmbeddedWatchOptions {
   dataDir: string;
   current: Workspace;
   status: WatchStatus;
-  /** Starts the server again on the same port with the saved workspace; throws when it cannot. */
-  restart(ws: Workspace): Promise<void>;
+  /** Applies the saved workspace (in place, or by a start on the same port); throws when it cannot. */
+  apply(ws: Workspace): Promise<void>;
 }
 
 export type StartServerFn = (options: EmbeddedStartOptions) => Promise<StartedServer>;
@@ -101,7 +106,7 @@ export class EmbeddedServer {
       try {
         const server = await this.startOn(workspace, dataDir, 0, watch ? { watchStatus: this.watchStatus } : {});
         if (watch && workspace !== null && server.workspace) {
-          this.watcher = watch({ file: workspace, dataDir, current: server.workspace, status: this.watchStatus, restart: (ws) => this.reload(open, workspace, dataDir, ws) });
+          this.watcher = watch({ file: workspace, dataDir, current: server.workspace, status: this.watchStatus, apply: (ws) => this.reload(open, workspace, dataDir, ws) });
         }
       } catch (err) {
         // The message may quote the workspace file (names, paths): shown as a label, without bidi controls.
@@ -111,10 +116,14 @@ export class EmbeddedServer {
     });
   }
 
-  /** A save the watcher applies: the server starts again on the same port (the window keeps its URL). */
+  /**
+   * A save the watcher applies: in place when the running server can (as `serve --watch` does), else
+   * the server starts again on the same port (the window keeps its URL).
+   */
   private reload(open: number, workspace: string, dataDir: string, ws: Workspace): Promise<void> {
     return this.enqueue(async () => {
       if (open !== this.opens) return;
+      if (this.running?.apply && (await this.running.apply(ws)) === 'applied') return;
       const port = this.running ? Number(new URL(this.running.url).port) : 0;
       await this.closeRunning();
       try {

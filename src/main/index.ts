@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, safeStorage, session, shell } from 'electron';
 import WebSocket from 'ws';
 import type { AppInfo, BridgeEventMap, EmbeddedServerStatus, EventChannel } from '../shared/bridge.ts';
-import { CloneJobs, start, watchWorkspace, workspaceCodeFiles } from '../server/index.ts';
+import { CloneJobs, restartReason, start, watchWorkspace, workspaceCodeFiles } from '../server/index.ts';
 import { createAppProtocolHandler } from './app-protocol.ts';
 import { APP_ENTRY_URL, APP_SCHEME, createAppUrlMatcher } from './app-url.ts';
 import { devServerUrl as devServerUrlFor, IS_DEV_BUILD } from './build-flavor.ts';
@@ -69,7 +69,18 @@ const startServer: StartServerFn = async (options) => {
   const server = await start(options);
   // The local admin's credential, in this process: it goes to the vault and nowhere else.
   const token = (server as { localAdminToken?: unknown }).localAdminToken;
-  return { url: server.url, close: () => server.close(), workspace: server.state.ws, ...(typeof token === 'string' ? { localAdminToken: token } : {}) };
+  return {
+    url: server.url,
+    close: () => server.close(),
+    workspace: server.state.ws,
+    // The same choice as `serve --watch` (server/cli.ts): in place unless a limit read at start changed.
+    apply: async (ws) => {
+      if (restartReason(server.state.ws, ws) !== null) return 'restart';
+      await server.applyWorkspace(ws);
+      return 'applied';
+    },
+    ...(typeof token === 'string' ? { localAdminToken: token } : {}),
+  };
 };
 
 function send<C extends EventChannel>(channel: C, payload: BridgeEventMap[C]): void {

@@ -42,7 +42,7 @@ describe('trustGate', () => {
     const status = new WatchStatus();
     const restart = vi.fn(async (_ws: Workspace) => undefined);
     const lines: string[] = [];
-    const watcher = watchWorkspace({ file, dataDir, current: server.state.ws, status, allowDestructive: false, restart, mayRun: trustGate(trust, file), out: (l) => lines.push(l), err: (l) => lines.push(l), debounceMs: 20 });
+    const watcher = watchWorkspace({ file, dataDir, current: server.state.ws, status, allowDestructive: false, apply: restart, mayRun: trustGate(trust, file), out: (l) => lines.push(l), err: (l) => lines.push(l), debounceMs: 20 });
     closing.push(() => watcher.close());
 
     // The module changes and the user says no: nothing starts, the running workspace stays.

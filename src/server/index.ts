@@ -104,5 +104,6 @@ export { openDatabase, type Sqlite } from './db/database.ts';
 export { CloneJobs, type ServeCopy, type ServedCopy } from './clone/clone-jobs.ts';
 /** `serve --watch` and the desktop app's watching of the workspace it opened (docs/workspace.md). */
 export { watchWorkspace, type WatchOptions, type WorkspaceWatch } from './workspace/watch.ts';
+export { restartReason } from './apply-workspace.ts';
 export { WatchStatus } from './workspace/watch-status.ts';
 export type { Workspace } from './workspace/types.ts';

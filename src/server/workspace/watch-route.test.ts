@@ -41,7 +41,7 @@ async function watched() {
   const dataDir = join(dir, 'data');
   const status = new WatchStatus();
   const options = { dataDir, env: ENV, localAdmin: true, watchStatus: status };
-  let server: RunningServer = await startServer({ ...options, workspace: file });
+  const server: RunningServer = await startServer({ ...options, workspace: file });
   const out: string[] = [];
   const watcher: WorkspaceWatch = watchWorkspace({
     file,
@@ -50,9 +50,9 @@ async function watched() {
     current: server.state.ws,
     status,
     debounceMs: 20,
-    restart: async (ws) => {
-      await server.close();
-      server = await startServer({ ...options, port: server.port, resolvedWorkspace: ws });
+    // In place, as `serve --watch` applies a change that touches no limit read at start.
+    apply: async (ws) => {
+      await server.applyWorkspace(ws);
     },
     out: (line) => out.push(line),
     err: (line) => out.push(line),
