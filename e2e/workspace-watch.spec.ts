@@ -15,15 +15,14 @@ const workspace = (fields: Record<string, unknown>) => ({ name: 'notes', apps: {
 const WATCHER = { username: 'watcher', password: 'watch-secret-1' };
 const RETRIEVE = { __meta__: { namespace: 'notes.Note', intent: 'retrieve', filter: { title: 'x' } } };
 
-test('completion follows a saved workspace, and a broken save shows a banner while the server keeps answering', async ({ app, page }, testInfo) => {
+test('completion follows a saved workspace, and a broken save shows a banner while the server keeps answering', async ({ app, page, baseURL }) => {
   test.setTimeout(90_000);
   const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-watch-'));
   const file = join(dir, 'jql.workspace.json');
   writeFileSync(file, JSON.stringify(workspace({}), null, 2));
   let server: SpawnedServer | null = null;
   try {
-    const origin = new URL(String(testInfo.project.use.baseURL)).origin;
-    server = await startServer({ corsOrigin: origin, admin: `${WATCHER.username}:${WATCHER.password}`, watch: true, workspace: file });
+    server = await startServer({ corsOrigin: new URL(baseURL!).origin, admin: `${WATCHER.username}:${WATCHER.password}`, watch: true, workspace: file });
     // A sign-in is a token in the data folder: it outlives each restart the watcher makes.
     await app.addConnection('Watched', server.url, WATCHER, { kind: 'development' });
     await app.showView('Query');
