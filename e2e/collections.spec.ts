@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures/test.ts';
 import { FoldersPage } from './pages/folders-page.ts';
 
-const folder = join(process.env.JQL_E2E_COLLECTIONS as string, 'demo-collection');
 const OPEN_TICKETS = '01-open-tickets.jql.json';
 
-test('edits an assertion in the table, the file changes; a run shows each assertion passed or failed', async ({ app, page }) => {
+test('edits an assertion in the table, the file changes; a run shows each assertion passed or failed', async ({ app, page, collections }) => {
+  const folder = join(collections, 'demo-collection');
   const original = await readFile(join(folder, OPEN_TICKETS), 'utf8');
   try {
     const folders = new FoldersPage(page);
@@ -44,7 +44,8 @@ test('edits an assertion in the table, the file changes; a run shows each assert
   }
 });
 
-test('an edit made to a request file outside the console shows up in the open app', async ({ app, page }) => {
+test('an edit made to a request file outside the console shows up in the open app', async ({ app, page, collections }) => {
+  const folder = join(collections, 'demo-collection');
   const path = join(folder, '04-read-the-new-folder.jql.json');
   const original = await readFile(path, 'utf8');
   try {
@@ -64,7 +65,7 @@ test('an edit made to a request file outside the console shows up in the open ap
   }
 });
 
-test("a saved-queries export imports into a new collection folder, so nothing saved before is lost", async ({ app, page }, testInfo) => {
+test("a saved-queries export imports into a new collection folder, so nothing saved before is lost", async ({ app, page, collections }, testInfo) => {
   const folders = new FoldersPage(page);
   const exportPath = testInfo.outputPath('saved.json');
   await writeFile(
@@ -75,7 +76,7 @@ test("a saved-queries export imports into a new collection folder, so nothing sa
       collections: [{ name: 'Kept from before', queries: [{ name: 'Pending count', document: '{"__meta__": {"namespace": "tickets.Ticket", "intent": "count", "filter": {"status": "pending"}}}' }] }],
     }),
   );
-  const created = join(process.env.JQL_E2E_COLLECTIONS as string, 'Kept from before');
+  const created = join(collections, 'Kept from before');
   try {
     await app.showView('Saved');
     await folders.root.getByLabel('Import a saved-queries export as folders').setInputFiles(exportPath);

@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures/test.ts';
 import { FoldersPage } from './pages/folders-page.ts';
 
-const folder = join(process.env.JQL_E2E_COLLECTIONS as string, 'demo-collection');
-const onDisk = async (file: string) => JSON.parse(await readFile(join(folder, file), 'utf8'));
+const onDisk = async (folder: string, file: string) => JSON.parse(await readFile(join(folder, file), 'utf8'));
 const URGENT = { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', filter: { priority: 5 } }, title: null };
 
-test('asks where the first time, writes a request file, then saves again in place without asking', async ({ app, page }) => {
+test('asks where the first time, writes a request file, then saves again in place without asking', async ({ app, page, collections }) => {
+  const folder = join(collections, 'demo-collection');
   const name = `Urgent tickets ${Date.now()}`;
   const file = `${name}.jql.json`;
   try {
@@ -30,7 +30,7 @@ test('asks where the first time, writes a request file, then saves again in plac
     await app.saveDialog.getByRole('button', { name: 'Save' }).click();
     await expect(app.saveDialog).toBeHidden();
     await expect(app.toasts.filter({ hasText: `Saved ${file} in Demo helpdesk` })).toBeVisible();
-    expect(await onDisk(file)).toEqual({ document: URGENT });
+    expect(await onDisk(folder, file)).toEqual({ document: URGENT });
 
     // Act: an edit, and the same keys again.
     const edited = { ...URGENT, __meta__: { ...URGENT.__meta__, ordering: ['-id'] } };
@@ -38,7 +38,7 @@ test('asks where the first time, writes a request file, then saves again in plac
     await app.saveTab();
 
     // Assert: no question this time; the file holds the edit.
-    await expect.poll(async () => (await onDisk(file)).document).toEqual(edited);
+    await expect.poll(async () => (await onDisk(folder, file)).document).toEqual(edited);
     await expect(app.saveDialog).toBeHidden();
 
     // The Saved view lists the new request.
@@ -50,7 +50,8 @@ test('asks where the first time, writes a request file, then saves again in plac
   }
 });
 
-test('a tab opened from a request file saves back into it, keeping its assertions', async ({ app, page }) => {
+test('a tab opened from a request file saves back into it, keeping its assertions', async ({ app, page, collections }) => {
+  const folder = join(collections, 'demo-collection');
   const file = '01-open-tickets.jql.json';
   const original = await readFile(join(folder, file), 'utf8');
   try {
@@ -65,9 +66,9 @@ test('a tab opened from a request file saves back into it, keeping its assertion
     await app.setQuery(edited);
     await app.saveTab();
 
-    await expect.poll(async () => (await onDisk(file)).document).toEqual(edited);
+    await expect.poll(async () => (await onDisk(folder, file)).document).toEqual(edited);
     await expect(app.saveDialog).toBeHidden();
-    const saved = await onDisk(file);
+    const saved = await onDisk(folder, file);
     const before = JSON.parse(original);
     expect(saved.assertions).toEqual(before.assertions);
     expect(saved.tags).toEqual(before.tags);

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { expect, test } from './fixtures/test.ts';
 import { FoldersPage } from './pages/folders-page.ts';
 
-const collection = join(process.env.JQL_E2E_COLLECTIONS as string, 'demo-collection');
 const FOLDER = 'snapshot-check';
 const REQUEST = `${FOLDER}/folders.jql.json`;
-const SNAPSHOT = join(collection, FOLDER, 'folders.snapshot.json');
 const NAME = 'Snapshot spec folder';
 
-test('approves an answer in the console, and the next run shows what changed with "Approve new answer"', async ({ app, page }) => {
+test('approves an answer in the console, and the next run shows what changed with "Approve new answer"', async ({ app, page, collections }) => {
+  const collection = join(collections, 'demo-collection');
+  const SNAPSHOT = join(collection, FOLDER, 'folders.snapshot.json');
   const folders = new FoldersPage(page);
   await app.runOn('Embedded server', { __meta__: { namespace: 'documents.Folder', intent: 'create' }, name: NAME });
   let id: number | null = null;

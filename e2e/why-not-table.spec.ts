@@ -33,12 +33,11 @@ const WORKSPACE = {
 let server: SpawnedServer;
 let folder: string;
 
-test.beforeAll(async ({}, workerInfo) => {
+test.beforeAll(async ({ consoleServer }) => {
   folder = mkdtempSync(join(tmpdir(), 'jql-e2e-why-not-table-'));
   const file = join(folder, 'payroll.workspace.json');
   writeFileSync(file, JSON.stringify(WORKSPACE));
-  const origin = new URL(String(workerInfo.project.use.baseURL)).origin;
-  server = await startServer({ corsOrigin: origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}`, workspace: file });
+  server = await startServer({ corsOrigin: consoleServer.origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}`, workspace: file });
   const api = jqlApi(server.url);
   const token = await api.login(REMOTE_ADMIN.username, REMOTE_ADMIN.password);
   for (const body of [

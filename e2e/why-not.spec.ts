@@ -40,12 +40,11 @@ async function jql(body: object, token?: string): Promise<any> {
   return answer.__payload__;
 }
 
-test.beforeAll(async ({}, workerInfo) => {
+test.beforeAll(async ({ consoleServer }) => {
   folder = mkdtempSync(join(tmpdir(), 'jql-e2e-why-not-'));
   const file = join(folder, 'support.workspace.json');
   writeFileSync(file, JSON.stringify(WORKSPACE));
-  const origin = new URL(String(workerInfo.project.use.baseURL)).origin;
-  server = await startServer({ corsOrigin: origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}`, workspace: file });
+  server = await startServer({ corsOrigin: consoleServer.origin, admin: `${REMOTE_ADMIN.username}:${REMOTE_ADMIN.password}`, workspace: file });
   const { token, user } = await jql({ __meta__: { namespace: 'system.User', intent: 'login', schema: 'controller' }, ...REMOTE_ADMIN });
   ids.admin = user.id;
   ids.agent = (await jql({ __meta__: { namespace: 'system.User', intent: 'create' }, username: 'agent-ann', password: 'ann-password-1', roles: ['agent'] }, token)).id;

@@ -16,14 +16,14 @@ const NOTE = { fields: { title: { type: 'string', required: true } }, permission
 const workspace = (fields: Record<string, unknown>) => ({ name: 'notes', apps: { notes: { models: { Note: { ...NOTE, fields: { ...NOTE.fields, ...fields } } } } } });
 const ADMIN = { username: 'keeper', password: 'keeper-secret-1' };
 
-test('a removed field that holds values is previewed with its rows, kept until Apply, and gone from describe after it', async ({ app, page }, testInfo) => {
+test('a removed field that holds values is previewed with its rows, kept until Apply, and gone from describe after it', async ({ app, page, baseURL }) => {
   test.setTimeout(90_000);
   const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-preview-'));
   const file = join(dir, 'jql.workspace.json');
   writeFileSync(file, JSON.stringify(workspace({ body: { type: 'text', null: true } }), null, 2));
   let server: SpawnedServer | null = null;
   try {
-    const origin = new URL(String(testInfo.project.use.baseURL)).origin;
+    const origin = new URL(baseURL!).origin;
     server = await startServer({ corsOrigin: origin, admin: `${ADMIN.username}:${ADMIN.password}`, watch: true, workspace: file });
     const url = server.url;
     const jql = async (body: unknown) => (await (await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { __payload__: any };
@@ -66,14 +66,14 @@ test('a removed field that holds values is previewed with its rows, kept until A
   }
 });
 
-test('Cancel keeps the running workspace, and the banner stays gone until the next save', async ({ app }, testInfo) => {
+test('Cancel keeps the running workspace, and the banner stays gone until the next save', async ({ app, baseURL }) => {
   test.setTimeout(90_000);
   const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-preview-'));
   const file = join(dir, 'jql.workspace.json');
   writeFileSync(file, JSON.stringify(workspace({ body: { type: 'text', null: true } }), null, 2));
   let server: SpawnedServer | null = null;
   try {
-    const origin = new URL(String(testInfo.project.use.baseURL)).origin;
+    const origin = new URL(baseURL!).origin;
     server = await startServer({ corsOrigin: origin, admin: `${ADMIN.username}:${ADMIN.password}`, watch: true, workspace: file });
     const url = server.url;
     await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'one', body: 'kept' }) });

@@ -18,15 +18,14 @@ const workspace = (fields: Record<string, unknown>) => ({ name: 'notes', apps: {
 const WATCHER = { username: 'watcher', password: 'watch-secret-1' };
 const RETRIEVE = { __meta__: { namespace: 'notes.Note', intent: 'retrieve', filter: { title: 'x' } } };
 
-test('a saved field reaches completion while a stream stays open, and a broken save shows a banner while the server keeps answering', async ({ app, page }, testInfo) => {
+test('a saved field reaches completion while a stream stays open, and a broken save shows a banner while the server keeps answering', async ({ app, page, baseURL }) => {
   test.setTimeout(90_000);
   const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-watch-'));
   const file = join(dir, 'jql.workspace.json');
   writeFileSync(file, JSON.stringify(workspace({}), null, 2));
   let server: SpawnedServer | null = null;
   try {
-    const origin = new URL(String(testInfo.project.use.baseURL)).origin;
-    server = await startServer({ corsOrigin: origin, admin: `${WATCHER.username}:${WATCHER.password}`, watch: true, workspace: file });
+    server = await startServer({ corsOrigin: new URL(baseURL!).origin, admin: `${WATCHER.username}:${WATCHER.password}`, watch: true, workspace: file });
     await app.addConnection('Watched', server.url, WATCHER, { kind: 'development' });
     // A subscription open before the save: an additive change is applied in place, so it stays open.
     const streams = new StreamsPage(page);
@@ -51,11 +50,13 @@ test('a saved field reaches completion while a stream stays open, and a broken s
     writeFileSync(file, JSON.stringify(workspace({ pinned: { type: 'boolean', default: false } }), null, 2));
     await expect.poll(digest, { timeout: 15_000 }).not.toBe(before);
     // Each try gives the JSON worker a second to answer (a try cut shorter only restarts its work).
+    // Counted from the moment the server runs the new workspace: the console polls every second; the
+    // rest is room for two browsers sharing two cores in CI.
     await expect(async () => {
       await page.keyboard.press('Escape');
       await page.keyboard.press('Control+Space');
       await expect(app.suggestion('pinned')).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 3_000, intervals: [0] });
+    }).toPass({ timeout: 5_000, intervals: [0] });
     await page.keyboard.press('Escape');
 
     // The next event, written by a request after the save, reaches the subscription opened before it.
