@@ -166,6 +166,7 @@ export async function longTasksBench(options: { profile: boolean; entries?: stri
           const file = join(scratch, `${entry.name}.cpuprofile`);
           writeFileSync(file, JSON.stringify(profile));
           result.profile = summarize(file, 12);
+          console.log(`  ${entry.name}, CPU profile of ${over.step}:\n${result.profile}`);
         }
       }
       results.push(result);
