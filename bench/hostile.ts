@@ -7,24 +7,20 @@
  *   through Playwright;
  * - the JS heap, after a garbage collection, once a 200 MB answer was refused at the answer limit
  *   (64 MiB), against the heap before the run.
- * - the longest main-thread task (Long Tasks API, measured in the page) from Run to every response
- *   view of each query entry of the catalogue opened (goal: under 200 ms): what a count, a size or
- *   a depth costs the window at its worst moment.
+ * The longest main-thread task per entry of the catalogue: bench/long-tasks.ts.
  * The renderer is the last one built (`npm run build`); built here only when missing.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import { HOSTILE_CATALOGUE } from '../e2e/fixtures/hostile-server.ts';
+import { chromium, type Page } from '@playwright/test';
 import { resolveChromium, type ChromiumChoice } from '../scripts/chromium/resolve-chromium.ts';
 import { startJqlCommand, startNode, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
 
 const TITLE = 'Console against a hostile server';
 const KEYS = 60;
-const LONG_TASK_GOAL_MS = 200;
 
 function notDone(reason: string): Section {
   return { title: TITLE, done: false, ratios: [], body: `Not measured: ${reason}` };
@@ -39,7 +35,7 @@ async function heapMiB(page: Page): Promise<number> {
 }
 
 /** Opens the console with one remote connection, `Hostile`, at the given hostile entry. */
-async function openOn(page: Page, consoleUrl: string, baseUrl: string): Promise<void> {
+export async function openOn(page: Page, consoleUrl: string, baseUrl: string): Promise<void> {
   await page.addInitScript((url) => {
     const w = globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } };
     w.localStorage.setItem('jql.connections.v1', JSON.stringify({ connections: [{ id: 'hostile', name: 'Hostile', baseUrl: url, authClass: 'jwt', user: null, deployment: 'development', readOnly: false }] }));
@@ -113,39 +109,6 @@ async function heapAfterRefusal(page: Page, consoleUrl: string, hostile: Child) 
   return { before, after: await heapMiB(page), refusedMs };
 }
 
-/** Every entry whose answer shows in the Query view and ends by itself (no Cancel, no sign-in). */
-const QUERY_ENTRIES = HOSTILE_CATALOGUE.filter((e) => e.showsIn === 'query' && !e.hangs && !e.signIn);
-
-/** The longest main-thread task while the entry's answer is run and each of its views opened. */
-async function longestTask(browser: Browser, consoleUrl: string, hostile: Child, entry: string): Promise<number> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 860 } });
-  try {
-    await page.addInitScript(() => {
-      const w = globalThis as unknown as { __longest: number; PerformanceObserver: new (cb: (list: { getEntries(): Array<{ duration: number }> }) => void) => { observe(o: object): void } };
-      w.__longest = 0;
-      new w.PerformanceObserver((list) => {
-        for (const e of list.getEntries()) w.__longest = Math.max(w.__longest, e.duration);
-      }).observe({ type: 'longtask', buffered: false });
-    });
-    await openOn(page, consoleUrl, `${hostile.url}/${entry}`);
-    // Opening the console is measured by the opening bench: only the entry's own work counts here.
-    await page.waitForTimeout(500);
-    await page.evaluate(() => ((globalThis as unknown as { __longest: number }).__longest = 0));
-    await page.getByRole('button', { name: /^Run/ }).click();
-    await page.getByTestId('response-status').or(page.getByTestId('response-failed')).first().waitFor({ timeout: 120_000 });
-    const views = page.getByRole('tablist', { name: 'Response views' }).getByRole('tab');
-    const count = await views.count();
-    for (let i = 0; i < count; i++) {
-      if (await views.nth(i).isDisabled()) continue;
-      await views.nth(i).click({ timeout: 120_000 });
-      await page.waitForTimeout(200);
-    }
-    return await page.evaluate(() => (globalThis as unknown as { __longest: number }).__longest);
-  } finally {
-    await page.close();
-  }
-}
-
 export async function hostileBench(): Promise<Section> {
   let found: ChromiumChoice;
   try {
@@ -169,8 +132,6 @@ export async function hostileBench(): Promise<Section> {
     // The flood must not go on behind the next measure.
     await floodPage.close();
     const heap = await heapAfterRefusal(await browser.newPage({ viewport: { width: 1440, height: 860 } }), server.url, hostile);
-    const longest: Array<{ entry: string; ms: number }> = [];
-    for (const entry of QUERY_ENTRIES) longest.push({ entry: entry.name, ms: await longestTask(browser, server.url, hostile, entry.name) });
     const body = [
       `The console (browser mode, Chromium headless, 1440×860) with a remote connection to the hostile server of the e2e tests (\`e2e/fixtures/hostile-server.ts\`), which runs in a process of its own. Load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (round trips through Playwright move with the machine's load; the Event Timing figure is measured inside the page).`,
       '',
@@ -185,13 +146,6 @@ export async function hostileBench(): Promise<Section> {
           ['run → "answer limit" message', `${heap.refusedMs.toFixed(0)} ms`, ''],
         ],
       ),
-      '',
-      `The longest main-thread task (Long Tasks API; 0: none over 50 ms) from Run until every response view of the answer was opened, per entry of the catalogue that answers in the Query view:`,
-      '',
-      table(
-        ['entry', 'longest task', 'goal'],
-        longest.map((l) => [l.entry, `${l.ms.toFixed(0)} ms`, `< ${LONG_TASK_GOAL_MS} ms`]),
-      ),
     ].join('\n');
     return {
       title: TITLE,
@@ -202,7 +156,6 @@ export async function hostileBench(): Promise<Section> {
         { name: `hostile: longest keydown-to-paint while typing during a stream flood (${typing.takenPerSecond.toFixed(0)} events/s taken)`, value: typing.eventMax, unit: 'ms', goal: '< 50 ms', met: typing.eventMax < 50 },
         { name: 'hostile: per-key round trip through Playwright during the flood (p50)', value: typing.p50, unit: 'ms' },
         { name: 'hostile: JS heap after a 200 MB answer was refused', value: heap.after, unit: 'MiB' },
-        ...longest.map((l) => ({ name: `hostile: longest main-thread task, ${l.entry}`, value: l.ms, unit: 'ms' as const, goal: `< ${LONG_TASK_GOAL_MS} ms`, met: l.ms < LONG_TASK_GOAL_MS })),
       ],
     };
   } finally {

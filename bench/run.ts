@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: every benchmark of issue 7 in one run, side by side on the same data, printing the
- * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,opening,console,hostile`,
- * `--quick` (short runs, to try the harness), `--profile` (CPU profile of the JQL server under load),
- * `--no-write` (print only), `--out FILE` (write the report there; a full run writes docs/benchmarks.md). Every server it starts is a child process on loopback, stopped at the end.
+ * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,opening,console,hostile,tasks`,
+ * `--quick` (short runs, to try the harness), `--profile` (CPU profile of the JQL server under load, and of each console step over its goal in `tasks`),
+ * `--entries=a,b` (the hostile entries `tasks` walks), `--no-write` (print only), `--out FILE` (write the report there; a full run writes docs/benchmarks.md). Every server it starts is a child process on loopback, stopped at the end.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { consoleOpeningBench } from './console-opening.ts';
 import { buildBenchData, type BenchData } from './data.ts';
 import { nestedBench } from './nested.ts';
 import { hostileBench } from './hostile.ts';
+import { longTasksBench } from './long-tasks.ts';
 import { formatRatio, markdown, soakSectionOf, type Section } from './report.ts';
 import { retrieveBench } from './retrieve.ts';
 import { searchBench } from './search.ts';
@@ -27,9 +28,10 @@ const { values } = parseArgs({
     profile: { type: 'boolean', default: false },
     'no-write': { type: 'boolean', default: false },
     out: { type: 'string' },
+    entries: { type: 'string' },
   },
 });
-const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'opening', 'console', 'hostile'];
+const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'opening', 'console', 'hostile', 'tasks'];
 const wanted = new Set(values.only ? values.only.split(',') : ALL);
 const quick = values.quick ?? false;
 const memory = new Database(':memory:');
@@ -72,6 +74,7 @@ try {
   await run('opening', () => consoleOpeningBench({ loads: quick ? 1 : 5 }));
   await run('console', async () => consoleBench(await benchData()));
   await run('hostile', () => hostileBench());
+  await run('tasks', () => longTasksBench({ profile: values.profile ?? false, entries: values.entries?.split(',') }));
 } finally {
   if (built.data) rmSync(built.data.dir, { recursive: true, force: true });
   rmSync(scratch, { recursive: true, force: true });

@@ -15,6 +15,7 @@ import {
   type SendOptions,
   type Transport,
 } from './transport.ts';
+import { readCappedBytes } from '../../shared/capped-body.ts';
 import type { AnswerLimits } from './answer-limits.ts';
 import { currentPage, localAdminHeaders, type LocalAdminPage } from './local-admin-secret.ts';
 
@@ -38,38 +39,6 @@ export class NotModifiedError extends NetworkError {
   constructor(url: string) {
     super(`${new URL(url).origin} answered 304 Not Modified, with no body: there is no answer to show. The console asked for a fresh answer, so the server (or a proxy before it) should not answer 304 to a query.`);
   }
-}
-
-/** The body, read chunk by chunk, stopping (and aborting the request) past `limit` bytes. */
-async function readLimited(response: Response, limit: number, abort: () => void): Promise<ArrayBuffer> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) {
-    abort();
-    throw new AnswerTooLargeError(limit);
-  }
-  if (!response.body) return new ArrayBuffer(0);
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      chunks.length = 0;
-      abort();
-      await reader.cancel().catch(() => undefined);
-      throw new AnswerTooLargeError(limit);
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return body.buffer;
 }
 
 /**
@@ -107,7 +76,9 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
         const limit = request.answerLimitBytes ?? limits?.of(request.connectionId) ?? DEFAULT_ANSWER_LIMIT_BYTES;
         let body: ArrayBuffer;
         try {
-          body = await readLimited(response, limit, () => controller.abort());
+          // Past the limit the request itself is aborted too: the browser stops reading.
+          const bytes = await readCappedBytes(response, limit, () => new AnswerTooLargeError(limit), () => controller.abort());
+          body = bytes.buffer as ArrayBuffer;
         } catch (err) {
           // The server did answer: a body that fails to decode (a gzip bomb, a broken encoding) is not "could not reach".
           if (err instanceof NetworkError || controller.signal.aborted || options.signal?.aborted) throw err;

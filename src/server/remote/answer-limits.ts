@@ -4,6 +4,7 @@
  * past its `maxAnswerBytes` (64 MiB by default), so anything much larger is not a JQL answer: the
  * default cap is that limit plus a quarter for the envelope and the pretty-printing of a proxy.
  */
+import { readCappedBytes } from '../../shared/capped-body.ts';
 import type { OptionHelp } from '../cli-help.ts';
 
 const MiB = 1024 * 1024;
@@ -25,32 +26,10 @@ export class AnswerTooLargeError extends Error {
   }
 }
 
-/**
- * The body of `response` as text, reading at most `maxBytes`: a Content-Length past the cap is
- * refused before any byte is read, and a body that keeps coming is cancelled once it passes the cap,
- * so memory stays bounded by the cap whatever the source sends.
- */
+/** The body of `response` as text, reading at most `maxBytes` (src/shared/capped-body.ts). */
 export async function readCappedText(response: Response, maxBytes: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new AnswerTooLargeError(maxBytes);
-  }
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw new AnswerTooLargeError(maxBytes);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString('utf8');
+  const bytes = await readCappedBytes(response, maxBytes, () => new AnswerTooLargeError(maxBytes));
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** A whole number of seconds or bytes from an option, or null when it is not one. */
