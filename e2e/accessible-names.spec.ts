@@ -17,3 +17,9 @@ test('a response view tab keeps its name whatever its count', async ({ app, page
   await expect(errors).toHaveAccessibleDescription('1');
   await expect(errors).toHaveAttribute('aria-selected', 'true');
 });
+
+test('an answer without errors offers no Errors view to click', async ({ app, page }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', limit: 1 } }, /^200/);
+  const errors = page.getByRole('tablist', { name: 'Response views' }).getByRole('tab', { name: 'Errors', exact: true });
+  await expect(errors).toBeDisabled();
+});

@@ -175,13 +175,14 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
   const views: Array<TabItem<View>> = [
     { key: 'table', label: 'Table', disabled: !rows },
     { key: 'json', label: 'JSON', disabled: !section },
-    { key: 'errors', label: 'Errors', badge: errors.length || undefined, tone: errors.length ? 'error' : 'normal' },
+    // Disabled without errors, like Table without rows: a tab that takes no click is not announced as one that does.
+    { key: 'errors', label: 'Errors', badge: errors.length || undefined, tone: errors.length ? 'error' : 'normal', disabled: errors.length === 0 },
     ...(props.onAskForSql ? [{ key: 'sql' as const, label: 'SQL', badge: view.system ? view.system.queries : undefined }] : []),
     { key: 'raw', label: 'Raw' },
   ];
   // A picked view this response cannot show (a table for an error, errors when there are none)
   // gives way to the default.
-  const usable = (v: View | null): v is View => v !== null && views.some((i) => i.key === v && !i.disabled) && (v !== 'errors' || errors.length > 0);
+  const usable = (v: View | null): v is View => v !== null && views.some((i) => i.key === v && !i.disabled);
   const current: View = usable(props.chosen) ? props.chosen : fallback;
 
   // Each part draws inside its own boundary: one that fails shows the raw answer and a report,
