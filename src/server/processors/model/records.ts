@@ -11,7 +11,7 @@ import { quote } from '../../query/paths.ts';
 import { orderingTerms } from '../../query/ordering.ts';
 import { ModelReach, readGrant } from '../../query/reach.ts';
 import type { Selection } from '../../query/selection.ts';
-import { StoredJson } from '../../query/stored-json.ts';
+import { serializeAnswer, StoredJson } from '../../query/stored-json.ts';
 import { fromStored } from '../../workspace/field-codec.ts';
 import type { FieldDef } from '../../workspace/types.ts';
 import { compileWhere } from './where.ts';
@@ -96,7 +96,7 @@ function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, 
       const weight = weights.get(id as number);
       if (weight === undefined) weights.set(id as number, -1);
       else {
-        const bytes = weight >= 0 ? weight : Buffer.byteLength(JSON.stringify(target), 'utf8');
+        const bytes = weight >= 0 ? weight : Buffer.byteLength(serializeAnswer(target), 'utf8');
         weights.set(id as number, bytes);
         ctx.sql.spend(bytes);
       }
