@@ -5,12 +5,12 @@
 // few answers' worth above where it started. Parsing every stored value, as reads did before, took
 // the peak some 60 times the answer above it. The server runs as a child process (`jql-console serve`) so
 // that its memory is measured alone: VmHWM in /proc is the peak resident set since it started.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
-import { serve, type ServeProcess } from './server-process.ts';
+import { residentMemory as memory, serve, type ServeProcess } from './server-process.ts';
 
 const MiB = 1024 * 1024;
 const MAX_ANSWER = 16 * MiB;
@@ -52,13 +52,6 @@ const WORKSPACE = {
 const dataDir = tempDir('jql-json-memory-');
 const workspaceFile = writeWorkspace(WORKSPACE);
 let server: ServeProcess;
-
-/** Peak and current resident memory of the server process, from /proc. */
-function memory(pid: number): { peak: number; now: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { peak: kb('VmHWM'), now: kb('VmRSS') };
-}
 
 beforeAll(async () => {
   // The first start creates the tables; the values go in while no server runs, then it starts again.
