@@ -1,6 +1,7 @@
 /**
- * kill it with SIGKILL and start it again on the same data, or measure its resident memory. Loopback only; every wait is bounded.
- * kill it with SIGKILL and start it again on the same data. Loopback only; every wait is bounded.
+ * Runs `jql-console serve` as a child process on a given data directory (port 0), for the tests that
+ * kill it with SIGKILL and start it again on the same data, or measure its resident memory alone.
+ * Loopback only; every wait is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
