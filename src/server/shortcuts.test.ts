@@ -87,6 +87,24 @@ describe('a server without shortcuts', () => {
     }
   });
 
+  it('parses every stored json value instead of passing its text through', async () => {
+    const token = await servers.on.login('root', 'root-password-1');
+    const offToken = await servers.off.login('root', 'root-password-1');
+    const tagged = { __meta__: { namespace: 'lib.Book', intent: 'retrieve', filter: { title: 'Tagged' } }, tags: null };
+    for (const [which, t] of [['on', token], ['off', offToken]] as const) {
+      const created = await servers[which].post({ __meta__: { namespace: 'lib.Book', intent: 'create' }, title: 'Tagged', tags: ['a', { b: 1 }] }, { token: t });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const parse = vi.spyOn(JSON, 'parse');
+      try {
+        const answer = await servers[which].app.inject({ method: 'POST', url: `${servers[which].state.basePath}/jql`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(tagged) });
+        expect(answer.body).toContain('"tags":["a",{"b":1}]');
+        expect(parse.mock.calls.some(([text]) => text === '["a",{"b":1}]'), which).toBe(which === 'off');
+      } finally {
+        parse.mockRestore();
+      }
+    }
+  });
+
   it('answers what the server with shortcuts answers', async () => {
     const token = await servers.on.login('root', 'root-password-1');
     const offToken = await servers.off.login('root', 'root-password-1');

@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { AnswerCacheLike, CachedAnswer, CacheRead, RequestContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { untracked } from '../db/sql-session.ts';
+import { serializeAnswer } from '../query/stored-json.ts';
 import { pendingChanges, takeCommittedChanges, userDependency } from './change-capture.ts';
 
 export interface AnswerCacheLimits {
@@ -70,7 +71,8 @@ export class AnswerCache implements AnswerCacheLike {
         const dependencies = new Set(models);
         if (owner) dependencies.add(owner);
         const { draw: _draw, cached: _cached, ...extras } = answer.extras;
-        const text = JSON.stringify({ ...answer, extras });
+        // Stored json values are written as their stored text (query/stored-json.ts), not parsed.
+        const text = serializeAnswer({ ...answer, extras });
         const entry: Entry = { text, bytes: Buffer.byteLength(text, 'utf8'), dependencies: [...dependencies], readAt };
         if (inTransaction) this.db.afterCommit(() => this.store(key, entry));
         else this.store(key, entry);

@@ -3,13 +3,13 @@
 // single parent) keeps the server's peak resident memory under MAX_PEAK_RSS. The server runs as a
 // child process (`jql-console serve`) so its memory is measured alone: VmHWM in /proc is the peak
 // resident set since it started. Before the bounds, 140 such subqueries ran the heap out.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.ts';
 import { tempDir, writeWorkspace } from '../testing/fixture.ts';
 import { runs } from './harness.ts';
-import { serve, type ServeProcess } from './server-process.ts';
+import { residentMemory as memory, serve, type ServeProcess } from './server-process.ts';
 
 const MiB = 1024 * 1024;
 /** The stated bound: the default limits keep one request to about 64 MiB of answer (docs/protocol.md "Errors"). */
@@ -46,13 +46,6 @@ const WORKSPACE = {
 const dataDir = tempDir('jql-memory-');
 const workspaceFile = writeWorkspace(WORKSPACE);
 let server: ServeProcess;
-
-/** Peak and current resident memory of the server process, from /proc. */
-function memory(pid: number): { peak: number; now: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-  return { peak: kb('VmHWM'), now: kb('VmRSS') };
-}
 
 async function post(body: unknown): Promise<{ status: number; bytes: number; body: any }> {
   const res = await fetch(`${server.url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

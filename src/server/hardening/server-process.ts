@@ -1,8 +1,10 @@
 /**
  * Runs `jql-console serve` as a child process on a given data directory (port 0), for the tests that
- * kill it with SIGKILL and start it again on the same data. Loopback only; every wait is bounded.
+ * kill it with SIGKILL and start it again on the same data, or measure its resident memory alone.
+ * Loopback only; every wait is bounded.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../../bin/jql-console.mjs', import.meta.url));
@@ -45,4 +47,11 @@ export function serve(workspace: string, dataDir: string, timeoutMs = 20_000, ar
       reject(new Error(`serve exited with ${code}: ${output}`));
     });
   });
+}
+
+/** Peak and current resident memory of a process, from /proc: VmHWM is the peak since it started. */
+export function residentMemory(pid: number): { peak: number; now: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { peak: kb('VmHWM'), now: kb('VmRSS') };
 }

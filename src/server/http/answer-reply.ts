@@ -4,13 +4,15 @@ import { clearedSessionCookieOptions, sessionCookieOptions } from '../auth/cooki
 import type { RequestAnswer } from '../dispatch/run-request.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { answerTooLarge, fitsInBytes } from '../query/answer-budget.ts';
+import { serializeAnswer } from '../query/stored-json.ts';
 import type { HeldAnswers } from './held-answers.ts';
 
 /** Seconds a client refused for `server_busy` is asked to wait. */
 const BUSY_RETRY_SECONDS = 1;
 
 export function sendAnswer(reply: FastifyReply, answer: RequestAnswer, held?: HeldAnswers): FastifyReply {
-  const text = JSON.stringify(answer.body);
+  // A stored json value is written as its stored text (query/stored-json.ts), not parsed and rewritten.
+  const text = serializeAnswer(answer.body);
   // What is sent is what limits.maxAnswerBytes bounds, counted in bytes (issue 29.3).
   if (!fitsInBytes(text, answer.maxBytes)) return sendAnswer(reply, answer.instead(answerTooLarge(answer.maxBytes)), held);
   if (held && !held.admit(reply, text)) {

@@ -3,12 +3,13 @@
  * computed once. Whether the record passes a filter and row scope, once per distinct compiled test
  * (RecordView.matchKey); the record, once per distinct view (RecordView.key: same fields, same
  * grants); the message's frame, once per view and subscription id. A thousand subscribers of one
- * view cost one rendering, one JSON.stringify and one frame; each subscription still asks its own
+ * view cost one rendering, one serialization and one frame; each subscription still asks its own
  * view, so a subscriber whose grants changed gets the frame of its new view.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { EventMessage } from '../../shared/streams.ts';
 import type { SqlSession } from '../db/sql-session.ts';
+import { serializeAnswer } from '../query/stored-json.ts';
 import type { LoggedEvent } from './event-log.ts';
 import { textFrame, type OutgoingFrame } from './frames.ts';
 import type { RecordView } from './views.ts';
@@ -62,7 +63,7 @@ export class EventDelivery {
     if (record === null) return null;
     const { event } = this;
     const message: EventMessage = { type: 'event', subscription: id, event: event.event, namespace: event.namespace, seq: event.seq, at: event.at, record };
-    byId.set(id, (frame = textFrame(JSON.stringify(message))));
+    byId.set(id, (frame = textFrame(serializeAnswer(message))));
     return frame;
   }
 

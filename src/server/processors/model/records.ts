@@ -11,6 +11,7 @@ import { quote } from '../../query/paths.ts';
 import { orderingTerms } from '../../query/ordering.ts';
 import { ModelReach, readGrant } from '../../query/reach.ts';
 import type { Selection } from '../../query/selection.ts';
+import { serializeAnswer, StoredJson } from '../../query/stored-json.ts';
 import { fromStored } from '../../workspace/field-codec.ts';
 import type { FieldDef } from '../../workspace/types.ts';
 import { compileWhere } from './where.ts';
@@ -48,7 +49,7 @@ export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]
       ? (rows as JsonObject[])
       : rows.map((row) => {
           const record: JsonObject = {};
-          for (const field of selection.columns) record[field.name] = fromStored(field.type, row[field.column]);
+          for (const field of selection.columns) record[field.name] = recordValue(ctx, field, row[field.column]);
           return record;
         });
   if (records.length === 0) return records;
@@ -56,6 +57,16 @@ export function toRecords(ctx: RequestContext, selection: Selection, rows: Row[]
   for (const { field, selection: nested } of selection.refs) fillReference(ctx, field, nested, records, cuts);
   for (const relation of selection.reverse) fillReverse(ctx, selection.model.key, relation, records, cuts);
   return records;
+}
+
+/**
+ * A stored value as its record holds it. A json value stays its stored text (query/stored-json.ts):
+ * nothing on the read path looks inside it, and the answer's serializer writes the text as it is.
+ * Without shortcuts it is parsed, as the plain path always did.
+ */
+function recordValue(ctx: RequestContext, field: FieldDef, stored: unknown): JsonValue {
+  if (field.type === 'json' && typeof stored === 'string' && ctx.state.shortcuts) return new StoredJson(stored) as unknown as JsonValue;
+  return fromStored(field.type, stored);
 }
 
 function fillFiles(ctx: RequestContext, field: FieldDef, records: JsonObject[]): void {
@@ -85,7 +96,7 @@ function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, 
       const weight = weights.get(id as number);
       if (weight === undefined) weights.set(id as number, -1);
       else {
-        const bytes = weight >= 0 ? weight : Buffer.byteLength(JSON.stringify(target), 'utf8');
+        const bytes = weight >= 0 ? weight : Buffer.byteLength(serializeAnswer(target), 'utf8');
         weights.set(id as number, bytes);
         ctx.sql.spend(bytes);
       }
