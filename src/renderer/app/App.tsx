@@ -8,7 +8,6 @@
  * its server for the schema without waiting for Monaco or for views nobody opened yet.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import '../monaco/early-json-worker.ts';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type JSX, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Toaster } from '../components/Toaster.tsx';
@@ -23,7 +22,9 @@ import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
 // The Query view is what the window opens on: its chunk (Monaco) starts loading with this module,
-// not at first render, and so does the JSON worker its editor needs (early-json-worker.ts, above).
+// not at first render. The JSON worker its editor needs starts when that chunk runs (monaco.ts), as
+// on the floor page of the opening bench: started with this module, its thread compiled and booted
+// while the Monaco chunk was still being parsed and made the editor usable later (issue 31).
 const queryView = import('./views/QueryView.tsx');
 
 // A view's module, fetched once: the first call starts the download, later ones share it.
