@@ -2,8 +2,9 @@
 // connections' checks): it must open once the editor exists, at once for a window opened on another
 // view, and after a few seconds when the editor never comes, so that nothing waits for ever.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type * as EditorReady from './editor-ready.ts';
 
-type Gate = typeof import('./editor-ready.ts');
+type Gate = typeof EditorReady;
 
 async function freshGate(): Promise<Gate> {
   vi.resetModules();
