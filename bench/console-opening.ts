@@ -7,9 +7,7 @@
  * - navigation → first rendered answer of the default query, run as soon as the editor shows;
  * - the JavaScript fetched before the first contentful paint, gzip-compressed (what a slow link pays
  *   before the user sees anything), and what the page had fetched once the editor was usable.
- * - navigation → editor usable (drawn, Run enabled), side by side with the floor: a page built by the
- *   same Vite that holds only the same Monaco set-up and JSON language (bench/console-floor.ts), both
- *   cold, loads alternating; the console's median over the floor's (goal ≤ 1.2×, issue 31).
+ * The time to an editor drawn with Run enabled, beside a floor page, is bench/editor-floor.ts.
  * Times are the page's own clock (`performance.now()`, 0 = navigation start), taken at the first
  * frame that shows the element. Goals: < 1.0 s and < 1.5 MB.
  */
@@ -18,48 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { startFloor } from './console-floor.ts';
-import { consoleUrl, ensureRenderer, findChromium, waitForConsole } from './console-page.ts';
+import { ensureRenderer, findChromium, localAdmin, waitForConsole, type LocalAdmin } from './console-page.ts';
+import { mark, openPage } from './page-marks.ts';
 import { median, startJqlCommand, type Child } from './load.ts';
 import { table, type Section } from './report.ts';
 
 const TITLE = 'Console: opening';
-
-/** Installed before any script of the page: records when each awaited element first exists. */
-function installMarks(): void {
-  const w = globalThis as any;
-  const marks: Record<string, number> = {};
-  w.__benchMarks = marks;
-  const note = (name: string, present: boolean) => {
-    if (present && marks[name] === undefined) marks[name] = w.performance.now();
-  };
-  const completion = () => [...w.document.querySelectorAll('.suggest-widget.visible .monaco-list-row')].some((row: any) => /__/.test(row.textContent ?? ''));
-  let watching = false;
-  // Checked at every frame (what the user sees changes no more often); a MutationObserver on the whole
-  // page would run on each of Monaco's thousands of DOM changes and slow down what it measures. The
-  // suggest widget alone is watched as it changes: the bench closes it again when it shows no keys.
-  const check = () => {
-    const editor = w.document.querySelector('[data-testid=query-editor] .monaco-editor') !== null;
-    note('editor', editor);
-    // Usable: the editor drawn and Run enabled (the floor page has no Run button: its editor is all).
-    const run = w.document.querySelector('.btn-run');
-    note('usable', editor && (run === null ? w.document.title === 'Monaco floor' : !run.disabled));
-    note('answer', w.document.querySelector('[data-testid=payload-table] [role=rowgroup] [role=row]') !== null);
-    note('completion', completion());
-    const widget = w.document.querySelector('.suggest-widget');
-    if (widget && !watching) {
-      watching = true;
-      new w.MutationObserver(() => note('completion', completion())).observe(widget, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
-    }
-    if (Object.keys(marks).length < 4) w.requestAnimationFrame(check);
-  };
-  w.requestAnimationFrame(check);
-}
-
-async function mark(page: Page, name: string, timeoutMs = 30_000): Promise<number> {
-  await page.waitForFunction((n) => (globalThis as any).__benchMarks?.[n] !== undefined, name, { timeout: timeoutMs, polling: 20 });
-  return page.evaluate((n) => (globalThis as any).__benchMarks[n] as number, name);
-}
 
 interface Load {
   editorMs: number;
@@ -69,14 +31,6 @@ interface Load {
   scriptsBeforePaint: string[];
   /** … and before the measured moment. */
   scriptsByThen: string[];
-}
-
-async function openPage(browser: Browser, url: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 860 } });
-  await context.addInitScript(installMarks);
-  const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'commit' });
-  return { page, close: () => context.close() };
 }
 
 async function scripts(page: Page, beforeMs: number): Promise<string[]> {
@@ -92,8 +46,8 @@ async function paintAndScripts(page: Page, at: number): Promise<Pick<Load, 'fcpM
 }
 
 /** Navigation → completion answers in the default query's filter. */
-async function usableEditor(browser: Browser, url: string): Promise<Load> {
-  const { page, close } = await openPage(browser, url);
+async function usableEditor(browser: Browser, admin: LocalAdmin): Promise<Load> {
+  const { page, close } = await openPage(browser, admin.url, admin.storageState);
   try {
     const editorMs = await mark(page, 'editor');
     // The default query's line 5 is `"filter": {`: the caret at its end, a new line, then ask for
@@ -114,19 +68,9 @@ async function usableEditor(browser: Browser, url: string): Promise<Load> {
   }
 }
 
-/** Navigation → editor drawn with Run enabled (on the floor page: the editor drawn). */
-async function editorUsable(browser: Browser, url: string): Promise<number> {
-  const { page, close } = await openPage(browser, url);
-  try {
-    return await mark(page, 'usable');
-  } finally {
-    await close();
-  }
-}
-
 /** Navigation → the default query's answer drawn, run as soon as the editor and the connection are up. */
-async function firstAnswer(browser: Browser, url: string): Promise<Load> {
-  const { page, close } = await openPage(browser, url);
+async function firstAnswer(browser: Browser, admin: LocalAdmin): Promise<Load> {
+  const { page, close } = await openPage(browser, admin.url, admin.storageState);
   try {
     await waitForConsole(page);
     const editorMs = await mark(page, 'editor');
@@ -168,31 +112,15 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
   const browser = await chromium.launch({ executablePath: found.executablePath, args: found.args });
   try {
     server = await startJqlCommand(['serve', '--data', dataDir, '--port', '0', '--local-admin'], /listening on (http\S+)/);
-    const url = await consoleUrl(server);
+    const admin = await localAdmin(server);
     // One load to warm the server's and the OS's file caches, which a user's second start has too.
-    await firstAnswer(browser, url);
+    await firstAnswer(browser, admin);
     const editor: Load[] = [];
     const answer: Load[] = [];
     for (let i = 0; i < options.loads; i++) {
-      editor.push(await usableEditor(browser, url));
-      answer.push(await firstAnswer(browser, url));
+      editor.push(await usableEditor(browser, admin));
+      answer.push(await firstAnswer(browser, admin));
     }
-    // Side by side with the floor, loads alternating so both see the same machine.
-    const floor = await startFloor();
-    const consoleUsable: number[] = [];
-    const floorUsable: number[] = [];
-    try {
-      await editorUsable(browser, floor.url);
-      for (let i = 0; i < options.loads; i++) {
-        consoleUsable.push(await editorUsable(browser, url));
-        floorUsable.push(await editorUsable(browser, floor.url));
-      }
-    } finally {
-      await floor.stop();
-    }
-    const consoleUsableMs = median(consoleUsable);
-    const floorUsableMs = median(floorUsable);
-    const overFloor = consoleUsableMs / floorUsableMs;
     const usableMs = median(editor.map((l) => l.markMs));
     const answerMs = median(answer.map((l) => l.markMs));
     const beforePaint = await sizes(editor[0]!.scriptsBeforePaint);
@@ -207,15 +135,6 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
       ),
       '',
       table(
-        ['editor usable, cold (ms per load)', 'loads', 'median'],
-        [
-          ['the console: editor drawn, Run enabled', consoleUsable.map((ms) => ms.toFixed(0)).join(' / '), consoleUsableMs.toFixed(0)],
-          ['the floor: the same Monaco set-up and JSON language alone (bench/floor, same Vite)', floorUsable.map((ms) => ms.toFixed(0)).join(' / '), floorUsableMs.toFixed(0)],
-          ['the console over the floor', '', `${overFloor.toFixed(2)}×`],
-        ],
-      ),
-      '',
-      table(
         ['JavaScript', 'files', 'raw', 'gzip'],
         [
           ['fetched before the first contentful paint', names(editor[0]!.scriptsBeforePaint), mb(beforePaint.raw), mb(beforePaint.gzip)],
@@ -223,7 +142,7 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
         ],
       ),
       '',
-      `How it opens (src/renderer/app/App.tsx): the first paint needs only the entry chunk (the window's frame, the rail and the connections); each view is a chunk of its own, fetched the first time it is shown. The Query view's chunk (Monaco and the editor) and the JSON language's worker start loading as the entry chunk runs, and the shell asks the connection for its describe at once, so the schema and the worker are ready when the editor is. "Fetched before the first contentful paint" counts every script whose download had started by then, the Monaco chunk included although the paint does not wait for it. Medians: first paint ${median(editor.map((l) => l.fcpMs)).toFixed(0)} ms, editor on screen ${median(editor.map((l) => l.editorMs)).toFixed(0)} ms, completion ${usableMs.toFixed(0)} ms.`,
+      `How it opens (src/renderer/app/App.tsx): the first paint needs only the entry chunk (the window's frame, the rail and the connections); each view is a chunk of its own, fetched the first time it is shown. The Query view's chunk (Monaco and the editor) is preloaded from index.html and starts loading with the entry chunk; the JSON language's worker starts when Monaco's chunk runs, and the describes, the connections' checks and the other views' chunks wait until the first editor exists (src/renderer/state/editor-ready.ts), so that nothing competes with the parsing of Monaco's chunk. "Fetched before the first contentful paint" counts every script whose download had started by then, the Monaco chunk included although the paint does not wait for it. Medians: first paint ${median(editor.map((l) => l.fcpMs)).toFixed(0)} ms, editor on screen ${median(editor.map((l) => l.editorMs)).toFixed(0)} ms, completion ${usableMs.toFixed(0)} ms.`,
       ...(usableMs < 1000
         ? []
         : [
@@ -237,9 +156,6 @@ export async function consoleOpeningBench(options: { loads: number }): Promise<S
       body,
       ratios: [
         { name: 'console: navigation → usable editor (completion answers)', value: usableMs, unit: 'ms', goal: '< 1000 ms', met: usableMs < 1000 },
-        { name: 'console: navigation → editor usable (drawn, Run enabled), cold', value: consoleUsableMs, unit: 'ms' },
-        { name: 'floor page (the same Monaco + JSON alone): navigation → editor drawn, cold', value: floorUsableMs, unit: 'ms' },
-        { name: 'console: editor usable (drawn, Run enabled) over the floor page (Monaco + JSON alone), cold', value: overFloor, unit: 'x', goal: '≤ 1.2x', met: overFloor <= 1.2 },
         { name: 'console: navigation → first rendered answer of the default query', value: answerMs, unit: 'ms' },
         { name: 'console: JavaScript before first paint (gzip)', value: beforePaint.gzip / 1e6, unit: 'MB', goal: '< 1.5 MB', met: beforePaint.gzip < 1.5e6 },
       ],

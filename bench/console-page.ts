@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { CDPSession, Page } from '@playwright/test';
+import { storageStateOf, type StorageState } from '../e2e/fixtures/launch.ts';
 import { resolveChromium, type ChromiumChoice } from '../scripts/chromium/resolve-chromium.ts';
 import type { Child } from './load.ts';
 
@@ -40,6 +41,23 @@ export async function consoleUrl(server: Child, waitMs = 3000): Promise<string> 
     if (Date.now() > deadline) return `${server.url}/`;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Where a local admin's browser opens the console, and what its contexts start with. */
+export interface LocalAdmin {
+  url: string;
+  storageState: StorageState;
+}
+
+/**
+ * The local admin of a `--local-admin` server, for many browser contexts: its launch URL exchanges
+ * once (a second open says "already used"), so the exchange is made here, once, and each context
+ * starts with what it left (the cookie and the page secret in localStorage; no cache), opening `url`.
+ */
+export async function localAdmin(server: Child, waitMs = 3000): Promise<LocalAdmin> {
+  const launch = await consoleUrl(server, waitMs);
+  if (!launch.includes('?key=')) throw new Error('the server printed no launch URL (was it started with --local-admin?)');
+  return { url: `${server.url}/`, storageState: await storageStateOf(launch) };
 }
 
 /** The page's JS heap in use (main thread), in MiB, after a full garbage collection. */

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark of issue 7 in one run, side by side on the same data, printing the
- * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,opening,console,hostile,tasks`,
+ * ratios and writing docs/benchmarks.md. Options: `--only=retrieve,search,nested,uploads,streams,opening,floor,console,hostile,tasks`,
  * `--quick` (short runs, to try the harness), `--profile` (CPU profile of the JQL server under load, and of each console step over its goal in `tasks`),
  * `--entries=a,b` (the hostile entries `tasks` walks), `--no-write` (print only), `--out FILE` (write the report there; a full run writes docs/benchmarks.md). Every server it starts is a child process on loopback, stopped at the end.
  */
@@ -12,6 +12,7 @@ import Database from 'better-sqlite3';
 import { consoleBench } from './console.ts';
 import { consoleOpeningBench } from './console-opening.ts';
 import { buildBenchData, type BenchData } from './data.ts';
+import { editorFloorBench } from './editor-floor.ts';
 import { nestedBench } from './nested.ts';
 import { hostileBench } from './hostile.ts';
 import { longTasksBench } from './long-tasks.ts';
@@ -31,7 +32,7 @@ const { values } = parseArgs({
     entries: { type: 'string' },
   },
 });
-const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'opening', 'console', 'hostile', 'tasks'];
+const ALL = ['retrieve', 'search', 'nested', 'uploads', 'streams', 'opening', 'floor', 'console', 'hostile', 'tasks'];
 const wanted = new Set(values.only ? values.only.split(',') : ALL);
 const quick = values.quick ?? false;
 const memory = new Database(':memory:');
@@ -72,6 +73,7 @@ try {
   await run('uploads', async () => uploadsBench(await benchData(), { bytes: quick ? 64 * 2 ** 20 : 2 ** 30 }));
   await run('streams', () => streamsBench(scratch, { subscribers: quick ? 100 : 1000, rate: 200, seconds: quick ? 2 : 5, disconnects: 100, threads: 2, rounds: quick ? 1 : 3, profile: values.profile ?? false }));
   await run('opening', () => consoleOpeningBench({ loads: quick ? 1 : 5 }));
+  await run('floor', () => editorFloorBench({ loads: quick ? 3 : 7 }));
   await run('console', async () => consoleBench(await benchData()));
   await run('hostile', () => hostileBench());
   await run('tasks', () => longTasksBench({ profile: values.profile ?? false, entries: values.entries?.split(',') }));

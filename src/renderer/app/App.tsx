@@ -8,7 +8,6 @@
  * its server for the schema without waiting for Monaco or for views nobody opened yet.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
-import '../monaco/early-json-worker.ts';
 import { lazy, Suspense, useEffect, useState, type ComponentType, type JSX, type LazyExoticComponent } from 'react';
 import { ErrorBoundary } from '../components/ErrorBoundary.tsx';
 import { Toaster } from '../components/Toaster.tsx';
@@ -16,14 +15,16 @@ import { ConnectionsSidebar } from '../features/connections/ConnectionsSidebar.t
 import { ServicesContext, useStore, type Services } from '../state/services.ts';
 import { PrefetchDescribes } from './PrefetchDescribes.tsx';
 import type { WorkbenchView } from '../state/workbench-store.ts';
-import { editorReady } from '../state/editor-ready.ts';
+import { settleStartup, startupSettled } from '../state/editor-ready.ts';
 import { useEmbeddedServer } from './use-embedded-server.ts';
 import { VIEW_LABELS, ViewRail } from './ViewRail.tsx';
 import { WorkbenchContext } from './workbench-context.ts';
 import type { WorkbenchServices } from './workbench-services.ts';
 
 // The Query view is what the window opens on: its chunk (Monaco) starts loading with this module,
-// not at first render, and so does the JSON worker its editor needs (early-json-worker.ts, above).
+// not at first render. The JSON worker its editor needs starts when that chunk runs (monaco.ts), as
+// on the floor page of the opening bench: started with this module, its thread compiled and booted
+// while the Monaco chunk was still being parsed and made the editor usable later (issue 31).
 const queryView = import('./views/QueryView.tsx');
 
 // A view's module, fetched once: the first call starts the download, later ones share it.
@@ -43,32 +44,27 @@ const VIEWS: Record<WorkbenchView, LazyExoticComponent<ComponentType>> = {
   ) as Record<Exclude<WorkbenchView, 'query'>, LazyExoticComponent<ComponentType>>),
 };
 
-/** How long the prefetch waits for an editor that may never come (a window opened on another view). */
-const EDITOR_WAIT_MS = 5000;
-
 /**
- * Once the query editor is on screen and the window is idle, the other views' chunks are fetched
- * in the background, so a first click on a view shows it at once instead of an empty panel while
- * its chunk loads. Not before: fetched and compiled while Monaco's chunk is, they made the editor
- * usable later (issue 31). The JavaScript before first paint stays the same.
+ * Once start-up is over (the query editor on screen, state/editor-ready.ts) and the window is idle,
+ * the other views' chunks are fetched in the background, so a first click on a view shows it at once
+ * instead of an empty panel while its chunk loads. Not before: fetched and compiled while Monaco's
+ * chunk is, they made the editor usable later (issue 31). The JavaScript before first paint stays
+ * the same.
  */
 function usePrefetchViews(): void {
   useEffect(() => {
     let cancelled = false;
     let handle: number | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const prefetch = (): void => {
       if (cancelled) return;
       for (const load of Object.values(VIEW_MODULES)) void load().catch(() => undefined);
     };
-    const waited = new Promise<void>((done) => (timer = setTimeout(done, EDITOR_WAIT_MS)));
-    void Promise.race([editorReady, waited]).then(() => {
+    void startupSettled.then(() => {
       // Chromium and Electron have requestIdleCallback; the timeout is for a window that never idles.
       if (!cancelled) handle = requestIdleCallback(prefetch, { timeout: 3000 });
     });
     return () => {
       cancelled = true;
-      clearTimeout(timer);
       if (handle !== undefined) cancelIdleCallback(handle);
     };
   }, []);
@@ -87,6 +83,11 @@ function useLiveStreams(workbench: WorkbenchServices): boolean {
 export function App(props: { services: Services; workbench: WorkbenchServices }): JSX.Element {
   const { workspace } = useEmbeddedServer(props.services);
   const { view, visited } = useStore(props.services.workbench);
+  // A window that opens on another view has no editor to wait for before its connections' checks.
+  const [openedOn] = useState(view);
+  useEffect(() => {
+    if (openedOn !== 'query') settleStartup();
+  }, [openedOn]);
   const live = useLiveStreams(props.workbench);
   usePrefetchViews();
   return (

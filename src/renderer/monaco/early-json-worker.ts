@@ -1,9 +1,10 @@
 /**
- * The JSON language's worker, started as the app starts (App.tsx imports this beside its fetch of
- * the Query view): its script loads and boots on its own thread while the main thread loads and
- * evaluates Monaco and builds the first editor, instead of after them. The editor's completion and
- * validation wait for this worker, and every query tab is JSON, so it is needed from the start;
- * Monaco takes it (monaco.ts getWorker) when it asks for its first JSON worker.
+ * The JSON language's worker, started as Monaco's chunk runs (monaco.ts imports this): its script
+ * loads and boots on its own thread while the main thread builds the first editor, instead of after
+ * it. The editor's completion and validation wait for this worker, and every query tab is JSON, so it
+ * is needed from the start; Monaco takes it (monaco.ts getWorker) when it asks for its first JSON
+ * worker. Not earlier (with the app's entry chunk): on a machine with two cores its thread then
+ * competed with the parsing of Monaco's chunk, and the editor was usable later (issue 31).
  */
 import JsonWorker from 'monaco-editor/language/json/json.worker?worker';
 

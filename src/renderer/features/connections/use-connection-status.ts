@@ -2,6 +2,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Connection } from '../../state/connections-store.ts';
 import { connectionKeys } from '../../state/query-keys.ts';
+import { useStartupSettled } from '../../state/editor-ready.ts';
 import { useServices } from '../../state/services.ts';
 import { fetchHealth, hasCredential, verifyAuthentication, type SignedInUser } from '../../transport/jql-client.ts';
 
@@ -26,6 +27,8 @@ export function useConnectionStatus(connection: Connection) {
       }
       return { version: health.version, user };
     },
+    // Not while the window starts: the editor's Monaco chunk goes first (state/editor-ready.ts).
+    enabled: useStartupSettled(),
     refetchInterval: 30_000,
     retry: false,
     staleTime: 10_000,

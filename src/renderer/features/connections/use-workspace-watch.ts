@@ -9,6 +9,7 @@ import { useEffect, useRef } from 'react';
 import type { WatchReport } from '../../response/schema/account-schema.ts';
 import type { Connection } from '../../state/connections-store.ts';
 import { connectionKeys, schemaKeys } from '../../state/query-keys.ts';
+import { useStartupSettled } from '../../state/editor-ready.ts';
 import { useServices } from '../../state/services.ts';
 import { fetchHealth } from '../../transport/jql-client.ts';
 
@@ -25,6 +26,8 @@ export function useWorkspaceWatch(connection: Connection): WatchReport | null {
       if (!target) throw new Error('The connection is gone.');
       return fetchHealth(platform.transport, target);
     },
+    // Not while the window starts: the editor's Monaco chunk goes first (state/editor-ready.ts).
+    enabled: useStartupSettled(),
     // A watching server applies a save in place, but restarts for a limit it reads once at start:
     // keep polling through the moment it is down.
     refetchInterval: (query) => (query.state.data?.watch !== undefined ? WATCHING_POLL_MS : IDLE_POLL_MS),

@@ -3,7 +3,7 @@
  * and view state. It pins the last response's errors as markers on the keys they name, reveals
  * one when the viewer asks, and runs the query on Ctrl/Cmd+Enter.
  */
-import { useEffect, useReducer, useRef, type JSX, type MutableRefObject } from 'react';
+import { useEffect, useLayoutEffect, useReducer, useRef, type JSX, type MutableRefObject } from 'react';
 import { isErrorCode } from '../../../shared/error-codes.ts';
 import type { DescribeResult } from '../../../shared/protocol.ts';
 import { docsLink } from '../../components/doc-anchors.ts';
@@ -41,8 +41,11 @@ export function QueryEditor(props: {
   const markedRuns = useRef(new Map<string, RunState>());
   const currentTab = useRef<string | null>(null);
 
-  // Create the editor once.
-  useEffect(() => {
+  // Create the editor once, and show its tab's model (below), as the view is committed: the frame that
+  // first shows the Query view shows the editor with its text. As passive effects they ran a task
+  // later, after a frame with an empty editor host (one frame and one layout more before the editor
+  // was usable, issue 31).
+  useLayoutEffect(() => {
     const editor = monaco.editor.create(hostRef.current!, {
       model: null,
       theme: 'jql-dark',
@@ -76,7 +79,7 @@ export function QueryEditor(props: {
   }, [props.editorRef]);
 
   // Show the current tab's model, keeping each tab's cursor and scroll.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const editor = props.editorRef.current;
     if (!editor) return;
     const tab = tabs.get(props.tabId);
