@@ -81,15 +81,21 @@ vi.mock('electron', () => {
 });
 
 // Calls are recorded by hand: vi.fn call records may be cleared between tests.
-vi.mock('../server/index.ts', async (importOriginal) => ({
-  openDatabase: (await importOriginal<typeof ServerModule>()).openDatabase,
-  CloneJobs: (await importOriginal<typeof ServerModule>()).CloneJobs,
-  workspaceCodeFiles: () => [],
-  start: async (options: unknown) => {
-    h.startCalls.push(options);
-    return { url: 'http://127.0.0.1:43210', port: 43210, close: () => h.serverClose(), localAdminToken: 'local-admin-token' };
-  },
-}));
+vi.mock('../server/index.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof ServerModule>();
+  return {
+    openDatabase: real.openDatabase,
+    CloneJobs: real.CloneJobs,
+    WatchStatus: real.WatchStatus,
+    watchWorkspace: real.watchWorkspace,
+    restartReason: real.restartReason,
+    workspaceCodeFiles: () => [],
+    start: async (options: unknown) => {
+      h.startCalls.push(options);
+      return { url: 'http://127.0.0.1:43210', port: 43210, state: { ws: null }, close: () => h.serverClose(), localAdminToken: 'local-admin-token' };
+    },
+  };
+});
 
 beforeAll(async () => {
   h.userData = mkdtempSync(join(tmpdir(), 'jql-main-test-'));
