@@ -5,7 +5,7 @@
  */
 import { snapshotOf, type Redaction, type SnapshotOptions } from '../../shared/collections/snapshot.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
-import { parseJsonKeepingNumbers } from '../response/big-number.ts';
+import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 
 export function approvedSnapshot(text: string, options: SnapshotOptions, redactions: readonly Redaction[]): JsonValue {
   let body: unknown;

@@ -4,7 +4,7 @@
  * into a DiffSide, and reported to the run log so the history records it. Diff never writes: a
  * document that would change data is not sent to either side, whatever the connections' kinds.
  */
-import { parseJsonKeepingNumbers } from '../response/big-number.ts';
+import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 import type { DescribeResult, JsonValue } from '../../shared/protocol.ts';
 import { readWhyNot, sideFromBody, sideFromFailure, type DiffSide, type WhyNotResult } from '../features/diff/index.ts';
 import { withMetaKeys } from '../transport/document-meta.ts';

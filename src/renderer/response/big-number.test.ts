@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeText } from './normalize-envelope.ts';
-import { bigNumberText, isBigNumber, isOutOfRange, parseJsonKeepingNumbers, stringifyKeepingNumbers } from './big-number.ts';
+import { bigNumberText, isBigNumber, isOutOfRange, parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { cellText, compareValues, copyText, sortedOrder } from '../features/envelope-viewer/table-model.ts';
 import { flattenTree } from '../features/envelope-viewer/json-tree-model.ts';

@@ -6,7 +6,7 @@
  * nested too deeply is left out (the raw body has it), and counts that contradict the rows the
  * server sent are not shown as fact.
  */
-import { parseJsonKeepingNumbers } from './big-number.ts';
+import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 import { findDuplicateKeys } from './duplicate-keys.ts';
 import type { Extras, JsonValue } from '../../shared/protocol.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';

@@ -94,6 +94,22 @@ describe('collection folders for the browser-mode console', () => {
     rmSync(join(root, 'team', 'demo', '01-open-tickets.snapshot.json'));
   });
 
+  it('approves a snapshot with the digits the server sent, and answers them back as digits', async () => {
+    // 9007199254740993 is not a double: read as one it would be saved as 9007199254740992.
+    const text = '{"path": "01-open-tickets.jql.json", "snapshot": {"__payload__": [{"id": 9007199254740993}, {"id": 12345678901234567890}], "__errors__": null}}';
+    const response = await fetch(`${server.url}/collections/team%2Fdemo/snapshots`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json' }, body: text });
+    expect(response.status).toBe(200);
+    const file = readFileSync(join(root, 'team', 'demo', '01-open-tickets.snapshot.json'), 'utf8');
+    expect(file).toContain('"id": 9007199254740993');
+    expect(file).toContain('"id": 12345678901234567890');
+    const answered = await response.text();
+    expect(answered).toContain('"id":9007199254740993');
+    expect(answered).not.toContain('\uE000');
+    const broken = await fetch(`${server.url}/collections/team%2Fdemo/snapshots`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json' }, body: '{"path": ' });
+    expect(broken.status).toBe(400);
+    rmSync(join(root, 'team', 'demo', '01-open-tickets.snapshot.json'));
+  });
+
   it("imports the console's saved-queries export as new folders", async () => {
     const { FILE_FORMAT } = await import('../../shared/collections/saved-export.ts');
     const text = JSON.stringify({ format: FILE_FORMAT, version: 1, collections: [{ name: 'Old saved', queries: [{ name: 'count', document: '{"__meta__": {"namespace": "tickets.Ticket", "intent": "count"}}' }] }] });

@@ -10,6 +10,7 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { COLLECTION_FILE, parseRequestFile, REQUEST_SUFFIX, type RequestFile } from '../../shared/collections/format.ts';
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import type { IdentityService } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
@@ -45,6 +46,10 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
     if (refusal) return sendFailure(reply, refusal);
     return undefined;
   });
+
+  // A snapshot's numbers are kept as their digits when it is read (shared/big-number.ts): every
+  // answer of these routes writes them back as those digits.
+  app.setReplySerializer((payload) => stringifyKeepingNumbers(payload) as string);
 
   app.get('/collections', async () => ({ collections: listCollections(root) }));
 
@@ -92,24 +97,35 @@ export const collectionsRoute: FastifyPluginAsync<CollectionsRouteOptions> = asy
     return snapshot(root, dir);
   });
 
-  // "Approve as snapshot": the console sends the answer as a snapshot holds it (secrets already
-  // written as their variables); it goes beside its request, which must exist.
-  app.put('/collections/:id/snapshots', async (request, reply) => {
-    const dir = collectionDir(root, (request.params as { id: string }).id, reply);
-    if (!dir) return reply;
-    const body = request.body as { path?: unknown; snapshot?: unknown } | null;
-    if (typeof body?.path !== 'string' || !body.path.endsWith(REQUEST_SUFFIX) || body.snapshot === undefined) {
-      return sendFailure(reply, new JqlFailure([jqlError('invalid_request', `The body is {"path": "<name>${REQUEST_SUFFIX}", "snapshot": <the approved answer>}`)]));
-    }
-    const path = body.path;
-    if (!readCollection(dir).requests.some((r) => r.path === path)) return sendFailure(reply, new JqlFailure([jqlError('not_found', `No request ${path} in this collection`)]));
-    try {
-      writeSnapshot(dir, path, body.snapshot as JsonValue);
-    } catch (error) {
-      if (error instanceof CollectionError) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', error.message)]));
-      throw error;
-    }
-    return snapshot(root, dir);
+  // The answer's numbers are read with their digits (shared/big-number.ts), so the file holds the
+  // ids the server sent, not their doubles; only this route reads its body that way.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+      try {
+        done(null, parseJsonKeepingNumbers(text as string));
+      } catch (error) {
+        done(Object.assign(error as Error, { statusCode: 400 }), undefined);
+      }
+    });
+    // "Approve as snapshot": the console sends the answer as a snapshot holds it (secrets already
+    // written as their variables); it goes beside its request, which must exist.
+    scope.put('/collections/:id/snapshots', async (request, reply) => {
+      const dir = collectionDir(root, (request.params as { id: string }).id, reply);
+      if (!dir) return reply;
+      const body = request.body as { path?: unknown; snapshot?: unknown } | null;
+      if (typeof body?.path !== 'string' || !body.path.endsWith(REQUEST_SUFFIX) || body.snapshot === undefined) {
+        return sendFailure(reply, new JqlFailure([jqlError('invalid_request', `The body is {"path": "<name>${REQUEST_SUFFIX}", "snapshot": <the approved answer>}`)]));
+      }
+      const path = body.path;
+      if (!readCollection(dir).requests.some((r) => r.path === path)) return sendFailure(reply, new JqlFailure([jqlError('not_found', `No request ${path} in this collection`)]));
+      try {
+        writeSnapshot(dir, path, body.snapshot as JsonValue);
+      } catch (error) {
+        if (error instanceof CollectionError) return sendFailure(reply, new JqlFailure([jqlError('invalid_request', error.message)]));
+        throw error;
+      }
+      return snapshot(root, dir);
+    });
   });
 };
 

@@ -23,6 +23,7 @@ import {
 } from '../../shared/collections/format.ts';
 import type { RunnableRequest } from '../../shared/collections/run.ts';
 import { serializeSnapshot, snapshotPathOf } from '../../shared/collections/snapshot.ts';
+import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { FileReadError, readBoundedFile } from '../read-bounded-file.ts';
 import { tooDeep } from '../../shared/json-depth.ts';
@@ -161,7 +162,8 @@ function readSnapshot(root: string, requestPath: string, problems: string[]): Js
   const file = join(root, path);
   if (!existsSync(file) || !lstatSync(file).isFile()) return undefined;
   try {
-    return JSON.parse(readText(root, file)) as JsonValue;
+    // Numbers keep their digits: an approved id above 2^53 is compared as the id it is.
+    return parseJsonKeepingNumbers(readText(root, file)) as JsonValue;
   } catch (error) {
     problems.push(`${path} is not valid JSON: ${(error as Error).message}`);
     return undefined;

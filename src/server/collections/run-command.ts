@@ -288,7 +288,7 @@ function sender(base: string, token: string | undefined, limits: RemoteLimits): 
       } catch {
         body = undefined;
       }
-      return { status: response.status, body, roundTripMs };
+      return { status: response.status, body, text, roundTripMs };
     } catch (error) {
       const roundTripMs = performance.now() - started;
       if (error instanceof AnswerTooLargeError) return { status: 0, body: undefined, roundTripMs, error: `${base}/jql: ${error.message}` };

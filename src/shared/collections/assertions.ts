@@ -13,6 +13,11 @@ export interface Answer {
   status: number;
   /** The parsed body, or undefined when it was not JSON. */
   body: unknown;
+  /**
+   * The body's text as it came, when the sender has it: a snapshot is compared on this text read
+   * with every number's digits kept (an id above 2^53 is not another id's double).
+   */
+  text?: string;
   /** Round-trip time in milliseconds. */
   roundTripMs: number;
 }

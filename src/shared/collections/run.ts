@@ -4,6 +4,7 @@
  * far, send it, check its assertions, store its captures. A request that cannot be sent (an unknown
  * variable, a document that is not JSON, a network failure) fails with the reason; nothing throws.
  */
+import { parseJsonKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
 import { substituteVariables } from '../variables.ts';
 import { capture, evaluateAssertion, type Answer, type AssertionResult, type PatternTest } from './assertions.ts';
@@ -125,7 +126,7 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer, options.patternTest));
   const captured = capture(request.file.captures, answer);
   Object.assign(variables, captured.values);
-  const snapshot = request.snapshot ? compareWithSnapshot(request, answer.body, variables, options) : undefined;
+  const snapshot = request.snapshot ? compareWithSnapshot(request, answer, variables, options) : undefined;
   const result: RequestResult = {
     ...base,
     status: answer.status,
@@ -143,14 +144,24 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
  * The answer against the request's approved snapshot. Captured values (a token the run signed in for)
  * are redacted like secrets: they differ on every run and must never be written into a file.
  */
-function compareWithSnapshot(request: RunnableRequest, body: unknown, variables: Record<string, JsonValue>, options: RunOptions): SnapshotOutcome {
+function compareWithSnapshot(request: RunnableRequest, answer: Answer, variables: Record<string, JsonValue>, options: RunOptions): SnapshotOutcome {
   const capturedNames = new Set(request.file.captures.map((c) => c.variable));
   const captured: Redaction[] = Object.entries(variables).flatMap(([variable, value]) =>
     typeof value === 'string' && (capturedNames.has(variable) || value.length >= 16) ? [{ variable, value }] : [],
   );
-  const actual = snapshotOf(body, request.file.snapshot ?? {}, [...(options.redactions ?? []), ...captured]);
+  const actual = snapshotOf(bodyKeepingDigits(answer), request.file.snapshot ?? {}, [...(options.redactions ?? []), ...captured]);
   const approved = request.snapshot?.approved ?? null;
   const changes = approved === null ? [] : compareSnapshot(approved, actual, request.file.snapshot ?? {});
   const state = approved === null ? 'missing' : changes.length === 0 ? 'matched' : 'differs';
   return { state: state !== 'matched' && options.updateSnapshots ? 'updated' : state, changes, actual };
+}
+
+/** The answer with every number as the digits sent (shared/big-number.ts), when its text is at hand. */
+function bodyKeepingDigits(answer: Answer): unknown {
+  if (answer.text === undefined || answer.body === undefined) return answer.body;
+  try {
+    return parseJsonKeepingNumbers(answer.text);
+  } catch {
+    return answer.body;
+  }
 }

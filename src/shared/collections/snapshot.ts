@@ -12,6 +12,7 @@
  * `"any:array"`, `"any:object"`; it matches any value of that kind.
  */
 import { JSONPath } from 'jsonpath-plus';
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../big-number.ts';
 import type { JsonObject, JsonValue } from '../protocol.ts';
 import { standardEnvelope } from './assertions.ts';
 import { REQUEST_SUFFIX } from './format.ts';
@@ -95,7 +96,8 @@ function sorted(value: JsonValue): JsonValue {
 
 /** A snapshot as its file holds it. */
 export function serializeSnapshot(snapshot: JsonValue): string {
-  return `${JSON.stringify(sorted(snapshot), null, 2)}\n`;
+  // A number kept as its digits (shared/big-number.ts) is written as those digits, never as a double.
+  return `${stringifyKeepingNumbers(sorted(snapshot), 2)}\n`;
 }
 
 /** One difference, at a path of the envelope (`$.__payload__[id=3].title`). */
@@ -128,7 +130,8 @@ function byId(list: JsonValue[]): Map<string, JsonValue> | null {
     if (!isObject(item) || (typeof item.id !== 'number' && typeof item.id !== 'string')) return null;
     // An approved record whose id is a matcher ("any:integer") is matched by position.
     if (typeof item.id === 'string' && Object.hasOwn(MATCHERS, item.id)) return null;
-    const key = String(item.id);
+    // A number kept as its digits is named by those digits in the path, as the answer wrote it.
+    const key = isBigNumber(item.id) ? bigNumberText(item.id) : String(item.id);
     if (map.has(key)) return null;
     map.set(key, item);
   }
@@ -172,7 +175,7 @@ function diff(approved: JsonValue, actual: JsonValue, path: string, record: stri
 }
 
 const shown = (value: JsonValue | undefined): string => {
-  const text = JSON.stringify(value);
+  const text = stringifyKeepingNumbers(value) as string | undefined;
   return text === undefined ? '(nothing)' : text.length > 200 ? `${text.slice(0, 197)}...` : text;
 };
 

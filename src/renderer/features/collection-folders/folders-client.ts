@@ -4,7 +4,7 @@
  * the embedded server through the transport, with the local admin's credential.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { readErrors } from '../../response/schema/envelope-schema.ts';
 import { readFolderList, readFolderSnapshot, readImported, type FolderSnapshot, type FolderSummary, type ImportedFolder } from '../../response/schema/folders-schema.ts';
 import { credentialParts, decodeJson, trimBaseUrl, type ServerTarget } from '../../transport/jql-client.ts';

@@ -53,7 +53,9 @@ export async function runFolder(input: FolderRunInput): Promise<FolderRun> {
       const started = performance.now();
       try {
         const answer = await input.transport.send(request, { signal: input.signal });
-        return { status: answer.status, body: decodeJson(answer.body), roundTripMs: answer.timeMs };
+        const body = decodeJson(answer.body);
+        // The text too: a snapshot compares numbers by the digits sent (shared/big-number.ts).
+        return { status: answer.status, body, ...(body !== undefined ? { text: new TextDecoder().decode(answer.body) } : {}), roundTripMs: answer.timeMs };
       } catch (error) {
         return { status: 0, body: undefined, roundTripMs: performance.now() - started, error: (error as Error).message };
       }

@@ -1,5 +1,5 @@
 /** The parts of a diff result: compare tables, errors side by side, and the record changes (paged). */
-import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { useState } from 'react';
 import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
 import styles from './diff.module.css';

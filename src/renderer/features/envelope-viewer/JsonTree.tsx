@@ -4,7 +4,7 @@
  * chunk groups expand) and scrolled to.
  */
 import { VisibleControls } from '../../components/visible-controls.tsx';
-import { isBigNumber, isOutOfRange } from '../../response/big-number.ts';
+import { isBigNumber, isOutOfRange } from '../../../shared/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';

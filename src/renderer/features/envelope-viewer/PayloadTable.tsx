@@ -12,7 +12,7 @@
  * user cannot see it.
  */
 import { VisibleControls, visibleText } from '../../components/visible-controls.tsx';
-import { isBigNumber, isOutOfRange, stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { isBigNumber, isOutOfRange, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent, type MouseEvent } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';

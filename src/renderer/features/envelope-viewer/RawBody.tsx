@@ -4,7 +4,7 @@
  * node: the JSON colours (raw-tokens.ts) and the response search's matches are highlights laid over
  * it (text-highlights.ts), so selecting and copying gives exactly the bytes shown.
  */
-import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { formatBytes } from '../../components/format.ts';
 import { currentOf, textMatches, type Searchable } from './response-search.ts';

@@ -6,7 +6,7 @@ import type { JSX } from 'react';
 import type { SystemInfo } from '../../../shared/protocol.ts';
 import { formatMs } from '../../components/format.ts';
 import { VisibleControls } from '../../components/visible-controls.tsx';
-import { stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { cutSentence, firstOf, SHOWN_SQL } from './count-bounds.ts';
 import { CutNotice } from './CutNotice.tsx';
 

@@ -3,7 +3,7 @@
  * multi-query's subquery) that matched nothing, read from the document as sent. Framework-free.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 
 export interface AppliedConditions {
   /** `[key, value]` pairs in document order: `filter`, `exclude`, `search`, `uniqueObject`. */

@@ -4,7 +4,7 @@
  * devtools), so expanding a 100,000-item array yields 1,000 group rows, not 100,000.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { bigNumberText, isBigNumber } from '../../response/big-number.ts';
+import { bigNumberText, isBigNumber } from '../../../shared/big-number.ts';
 
 export interface TreeRow {
   /** Stable id of the node: a path like `/0/assignee`, or `/0#100` for a group. */

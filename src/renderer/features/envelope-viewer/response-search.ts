@@ -6,7 +6,7 @@
  * `limit` matches.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { DEFAULT_CHUNK, nodeId } from './json-tree-model.ts';
 import { cellValue } from './table-model.ts';
 

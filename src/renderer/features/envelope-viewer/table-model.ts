@@ -3,7 +3,7 @@
  * text of a cell. Framework-free so 100,000-row behaviour is tested without a DOM.
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 
 export type SortDirection = 'asc' | 'desc';
 export interface SortSpec {

@@ -4,7 +4,7 @@
  */
 import { VisibleControls } from '../../components/visible-controls.tsx';
 import type { JsonValue } from '../../../shared/protocol.ts';
-import { bigNumberText, isBigNumber } from '../../response/big-number.ts';
+import { bigNumberText, isBigNumber } from '../../../shared/big-number.ts';
 import styles from './stream-inspector.module.css';
 
 function Leaf({ value }: { value: JsonValue }) {

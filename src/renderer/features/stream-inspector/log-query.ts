@@ -4,7 +4,7 @@
  * `ns:tickets.Ticket` (or `namespace:`), `id:42`, `sub:s1`, `seq:>1000` / `seq:<1000`, and
  * `replayed:true`. A term starting with `-` excludes. Gap and status markers always stay visible.
  */
-import { stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import type { LogEntry, LogEventEntry, LogPredicate } from './event-log.ts';
 
 type Test = (entry: LogEventEntry) => boolean;

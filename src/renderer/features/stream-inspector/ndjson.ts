@@ -3,7 +3,7 @@
  * be replayed or diffed against the server's log), plus `received_at` and `replayed`. Markers are
  * the console's own notes and are left out.
  */
-import { stringifyKeepingNumbers } from '../../response/big-number.ts';
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import type { LogEntry } from './event-log.ts';
 
 export function toNdjson(entries: Iterable<LogEntry>): string {

@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import type { EventMessage } from '../../../shared/streams.ts';
-import { bigNumberText, isBigNumber, parseJsonKeepingNumbers } from '../big-number.ts';
+import { bigNumberText, isBigNumber, parseJsonKeepingNumbers } from '../../../shared/big-number.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth.ts';
 import { formatBytes as formatFrameBytes } from '../../components/format.ts';
 import { count, label, message, record } from './fields.ts';
