@@ -8,8 +8,9 @@
  */
 import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 import { findDuplicateKeys } from './duplicate-keys.ts';
-import type { Extras, JsonValue } from '../../shared/protocol.ts';
+import type { Extras, JqlError, JsonValue, SystemInfo } from '../../shared/protocol.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';
+import { headOfList, SHOWN_ERRORS, SHOWN_SQL } from './count-caps.ts';
 import { readErrors, readExtras, readLabel, readMessage, readNotices, readSystem } from './schema/envelope-schema.ts';
 import { collectMisfits, misfit } from './schema/lenient.ts';
 import type { EnvelopeShape, Misfit, ResultSection, ResultView } from './result-view.ts';
@@ -68,6 +69,24 @@ function checkCounts(extras: Extras | null, payload: JsonValue, where: string): 
   return out;
 }
 
+/**
+ * The errors at `where`: only the first SHOWN_ERRORS entries are read (checked, turned into view
+ * objects, walked for depth); the rest are counted. A misfit past them is therefore not named, while
+ * a list within the cap reads, misfits and all, as if there were no cap.
+ */
+function readErrorList(raw: unknown, where: string, state: { tooDeep: boolean }): { errors: JqlError[]; errorsUnread: number } {
+  const { head, unread } = headOfList(raw, SHOWN_ERRORS);
+  const list = shallow(head, where, state);
+  return { errors: readErrors(list, where), errorsUnread: Array.isArray(list) ? unread : 0 };
+}
+
+/** `__system__` with only its first SHOWN_SQL statements read, the rest counted (as readErrorList). */
+function readSystemInfo(raw: unknown, where: string, state: { tooDeep: boolean }): { system: SystemInfo | null; sqlUnread: number } {
+  const { head, unread } = isObject(raw) ? headOfList(raw.sql, SHOWN_SQL) : { head: undefined, unread: 0 };
+  const system = readSystem(shallow(unread > 0 ? { ...(raw as Obj), sql: head } : raw, where, state), where);
+  return { system, sqlUnread: system?.sql ? unread : 0 };
+}
+
 function section(name: string | null, raw: Obj, keys: { payload: string; intent: string; message: string; extras: string; errors: string; notices?: string }, prefix: string, state: { tooDeep: boolean }): ResultSection {
   const at = (key: string) => `${prefix}${key}`;
   const payload = shallow(raw[keys.payload] ?? null, at(keys.payload), state) as JsonValue;
@@ -80,7 +99,7 @@ function section(name: string | null, raw: Obj, keys: { payload: string; intent:
     message: readMessage(raw[keys.message], at(keys.message)),
     payload,
     extras,
-    errors: readErrors(shallow(raw[keys.errors], at(keys.errors), state), at(keys.errors)),
+    ...readErrorList(raw[keys.errors], at(keys.errors), state),
     notices,
   };
 }
@@ -97,25 +116,27 @@ function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omi
   const state = { tooDeep: false };
   if ((shape !== 'envelope' && shape !== 'flat') || !isObject(body)) {
     const payload = shallow(body, '', state) as JsonValue;
-    const only: ResultSection = { name: null, intent: null, message: null, payload, extras: null, errors: [], notices: [] };
-    return { httpStatus, shape, failed: httpFailed, intent: null, message: null, errors: [], system: null, sections: [only], isMulti: false, parseError: null, tooDeep: state.tooDeep };
+    const only: ResultSection = { name: null, intent: null, message: null, payload, extras: null, errors: [], errorsUnread: 0, notices: [] };
+    return { httpStatus, shape, failed: httpFailed, intent: null, message: null, errors: [], errorsUnread: 0, system: null, sqlUnread: 0, sections: [only], isMulti: false, parseError: null, tooDeep: state.tooDeep };
   }
   const keys = ENVELOPE_KEYS[shape];
   const intent = readLabel(body[keys.intent], keys.intent);
-  const system = readSystem(shallow(body[keys.system], keys.system, state), keys.system);
+  const { system, sqlUnread } = readSystemInfo(body[keys.system], keys.system, state);
   const payload = body[keys.payload];
   const isMulti = intent === 'multi' && isObject(payload) && Object.values(payload).every(looksLikeSubquery);
   if (isMulti) {
-    const errors = readErrors(shallow(body[keys.errors], keys.errors, state), keys.errors);
+    const { errors, errorsUnread } = readErrorList(body[keys.errors], keys.errors, state);
     const sections = Object.entries(payload).map(([name, sub]) => section(name, sub as Obj, SUBQUERY_KEYS, `${keys.payload}.${name}.`, state));
     return {
       httpStatus,
       shape,
-      failed: httpFailed || errors.length > 0,
+      failed: httpFailed || errors.length > 0 || errorsUnread > 0,
       intent,
       message: readMessage(body[keys.message], keys.message),
       errors,
+      errorsUnread,
       system,
+      sqlUnread,
       sections,
       isMulti: true,
       parseError: null,
@@ -126,11 +147,13 @@ function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omi
   return {
     httpStatus,
     shape,
-    failed: httpFailed || only.errors.length > 0,
+    failed: httpFailed || only.errors.length > 0 || only.errorsUnread > 0,
     intent: only.intent,
     message: only.message,
     errors: [],
+    errorsUnread: 0,
     system,
+    sqlUnread,
     sections: [only],
     isMulti: false,
     parseError: null,
@@ -165,7 +188,9 @@ export function notJsonView(httpStatus: number, reason: string): ResultView {
     intent: null,
     message: null,
     errors: [],
+    errorsUnread: 0,
     system: null,
+    sqlUnread: 0,
     sections: [],
     isMulti: false,
     parseError: reason,

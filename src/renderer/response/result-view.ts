@@ -8,6 +8,7 @@
 import type { Extras, JqlError, JsonValue, SystemInfo } from '../../shared/protocol.ts';
 import type { DuplicateKeys } from './duplicate-keys.ts';
 import type { Misfit } from './schema/lenient.ts';
+import { SHOWN_ERRORS } from './count-caps.ts';
 
 export type { DuplicateKeys, Misfit };
 
@@ -22,7 +23,13 @@ export interface ResultSection {
   /** Null too when the payload was nested too deeply to show (`tooDeep` on the view). */
   payload: JsonValue;
   extras: Extras | null;
+  /** At most SHOWN_ERRORS (count-caps.ts): the first the server sent that fit the protocol. */
   errors: JqlError[];
+  /**
+   * Errors the server sent past the first SHOWN_ERRORS: counted, not read (nor checked: a misfit
+   * among them is not named); the raw answer has them.
+   */
+  errorsUnread: number;
   notices: string[];
 }
 
@@ -35,7 +42,12 @@ export interface ResultView {
   message: string | null;
   /** Errors of the request as a whole (e.g. invalid_json); subquery errors live in their section. */
   errors: JqlError[];
+  /** Request errors past the first SHOWN_ERRORS, counted but not read (as in a section). */
+  errorsUnread: number;
+  /** `sql` holds at most SHOWN_SQL statements (count-caps.ts). */
   system: SystemInfo | null;
+  /** Statements of `system.sql` past the first SHOWN_SQL: counted, not read nor checked. */
+  sqlUnread: number;
   /** One section for a single query, one per key for a multi-query. */
   sections: ResultSection[];
   isMulti: boolean;
@@ -52,14 +64,23 @@ export interface ResultView {
   duplicateKeys: DuplicateKeys | null;
 }
 
-/** Every error of a view, each with the subquery it belongs to (null: the whole request). */
+/**
+ * The first SHOWN_ERRORS errors of a view (request errors, then each subquery's), each with the
+ * subquery it belongs to (null: the whole request). No view draws more, so no more are listed:
+ * errorCount says how many there are in all.
+ */
 export function allErrors(view: ResultView): Array<{ section: string | null; error: JqlError }> {
-  const out: Array<{ section: string | null; error: JqlError }> = view.errors.map((error) => ({
-    section: null,
-    error,
-  }));
-  for (const section of view.sections) {
-    for (const error of section.errors) out.push({ section: section.name, error });
+  const out: Array<{ section: string | null; error: JqlError }> = [];
+  for (const [name, errors] of [[null, view.errors] as const, ...view.sections.map((s) => [s.name, s.errors] as const)]) {
+    for (const error of errors) {
+      if (out.length === SHOWN_ERRORS) return out;
+      out.push({ section: name, error });
+    }
   }
   return out;
+}
+
+/** How many errors the answer holds, read or not (the Errors tab's badge, its cut notice). */
+export function errorCount(view: ResultView): number {
+  return view.sections.reduce((n, s) => n + s.errors.length + s.errorsUnread, view.errors.length + view.errorsUnread);
 }

@@ -118,7 +118,9 @@ export function decodeJson(bytes: ArrayBuffer): unknown {
 /** The first section's payload of an answer, or the JqlCallError it stands for. */
 function payloadOrThrow(result: HttpResult, view: ResultView): unknown {
   const errors = [...view.errors, ...(view.sections[0]?.errors ?? [])];
-  if (errors.length > 0 || result.status >= 400 || view.parseError) {
+  // Errors past the boundary's cap are counted, not read: they fail the call all the same.
+  const unread = view.errorsUnread + (view.sections[0]?.errorsUnread ?? 0);
+  if (errors.length > 0 || unread > 0 || result.status >= 400 || view.parseError) {
     const why = view.parseError ? `The server answered ${result.status}, and ${view.parseError.charAt(0).toLowerCase()}${view.parseError.slice(1)}` : `The server answered ${result.status} ${result.statusText}.`;
     throw new JqlCallError(result.status, errors.length ? errors : [{ code: 'internal_error', message: why }]);
   }

@@ -78,7 +78,13 @@ function requestErrors(side: DiffSide): string[] {
   const view = side.view;
   if (!view) return [];
   if (view.parseError) return [view.parseError];
-  return view.errors.map((e) => `${e.code}: ${e.message}`);
+  const read = view.errors.map((e) => `${e.code}: ${e.message}`);
+  return view.errorsUnread > 0 ? [...read, unreadSentence(view.errorsUnread)] : read;
+}
+
+/** Errors past the boundary's cap (count-caps.ts) are counted, not read: only their count is compared. */
+function unreadSentence(unread: number): string {
+  return `${unread.toLocaleString('en')} more ${unread === 1 ? 'error is' : 'errors are'} in the raw answer (not compared)`;
 }
 
 function sectionsByName(view: ResultView | null): Map<string | null, ResultSection> {
@@ -127,7 +133,8 @@ export function diffResults(left: DiffSide, right: DiffSide): ResultDiff {
         s.presentIn === 'both' &&
         (s.payload?.same ?? true) &&
         s.extras.every((row) => row.same || VOLATILE_EXTRAS.has(row.key)) &&
-        sameErrors(s.errors.left, s.errors.right),
+        sameErrors(s.errors.left, s.errors.right) &&
+        l.get(s.name)?.errorsUnread === r.get(s.name)?.errorsUnread,
     );
   return { left, right, sections, requestErrors: errors, timing: timing(left, right), same };
 }

@@ -13,7 +13,7 @@ import { useDebounced } from '../../components/use-debounced.ts';
 import { TOO_DEEP_SENTENCE } from '../../response/normalize-envelope.ts';
 import type { ErrorCode } from '../../../shared/error-codes.ts';
 import { errorAnchor } from '../../monaco/protocol-help.ts';
-import { allErrors } from '../../response/result-view.ts';
+import { allErrors, errorCount } from '../../response/result-view.ts';
 import type { RunDone, RunState } from '../../state/results-store.ts';
 import { isOwnServer } from '../../state/own-server.ts';
 import { useServices, useStore } from '../../state/services.ts';
@@ -165,18 +165,19 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
   const query = useDebounced(search.query, 150);
   const searching = search.open && query !== '' ? { query, index: search.index } : null;
   const errors = allErrors(view);
+  const errorsInAll = errorCount(view);
   const [sectionIndex, setSectionIndex] = useState(0);
   const section = view.sections[sectionIndex] ?? null;
   const rows = section ? tableRows(section.payload) : null;
   const explainRecord = view.isMulti ? undefined : (props.recordExplainer?.(props.run) ?? undefined);
   const hasPayload = section !== null && section.payload !== null;
-  const fallback: View = view.shape === 'not-json' || (view.tooDeep && !hasPayload && errors.length === 0) ? 'raw' : !hasPayload && errors.length > 0 ? 'errors' : Array.isArray(section?.payload) ? 'table' : 'json';
+  const fallback: View = view.shape === 'not-json' || (view.tooDeep && !hasPayload && errorsInAll === 0) ? 'raw' : !hasPayload && errorsInAll > 0 ? 'errors' : Array.isArray(section?.payload) ? 'table' : 'json';
 
   const views: Array<TabItem<View>> = [
     { key: 'table', label: 'Table', disabled: !rows },
     { key: 'json', label: 'JSON', disabled: !section },
     // Disabled without errors, like Table without rows: a tab that takes no click is not announced as one that does.
-    { key: 'errors', label: 'Errors', badge: errors.length || undefined, tone: errors.length ? 'error' : 'normal', disabled: errors.length === 0 },
+    { key: 'errors', label: 'Errors', badge: errorsInAll || undefined, tone: errorsInAll ? 'error' : 'normal', disabled: errorsInAll === 0 },
     ...(props.onAskForSql ? [{ key: 'sql' as const, label: 'SQL', badge: view.system ? view.system.queries : undefined }] : []),
     { key: 'raw', label: 'Raw' },
   ];
@@ -234,8 +235,8 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
           part('The Table view', <EmptyResult body={props.run.request.body} section={section?.name ?? null} filtered={section?.extras?.filtered} />)}
         {current === 'table' && rows && rows.length > 0 && part('The Table view', <PayloadTable key={sectionIndex} rows={rows} explainRecord={explainRecord} search={searching} onMatches={onMatches} />)}
         {current === 'json' && section && part('The JSON view', <JsonTree key={sectionIndex} value={section.payload} search={searching} onMatches={onMatches} />)}
-        {current === 'errors' && part('The Errors view', <ErrorsList errors={errors} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />)}
-        {current === 'sql' && props.onAskForSql && part('The SQL view', <SqlPanel system={view.system} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />)}
+        {current === 'errors' && part('The Errors view', <ErrorsList errors={errors} total={errorsInAll} onReveal={(errorIndex) => props.onRevealError?.(errorIndex)} onOpenDocs={props.onOpenDocs} />)}
+        {current === 'sql' && props.onAskForSql && part('The SQL view', <SqlPanel system={view.system} unread={view.sqlUnread} level={props.queryInfoLevel ?? 0} onAskForSql={props.onAskForSql} />)}
         {current === 'raw' && part('The Raw view', <RawBody raw={props.run.raw} search={searching} onMatches={onMatches} />)}
       </div>
     </>

@@ -1,6 +1,7 @@
 /**
  * `__system__`: the SQL statements the request ran, with parameters and times (query_info_level).
- * Only the first SHOWN_SQL statements are drawn, with a sentence saying how many more there are.
+ * Only the first SHOWN_SQL statements are drawn, with a sentence saying how many more there are;
+ * the boundary reads no more than those (count-caps.ts), so a misfit past them is not named.
  */
 import type { JSX } from 'react';
 import type { SystemInfo } from '../../../shared/protocol.ts';
@@ -10,7 +11,13 @@ import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { cutSentence, firstOf, SHOWN_SQL } from './count-bounds.ts';
 import { CutNotice } from './CutNotice.tsx';
 
-export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; onAskForSql: () => void }): JSX.Element {
+export function SqlPanel(props: {
+  system: SystemInfo | null;
+  /** Statements past the first SHOWN_SQL, counted but not read by the boundary. */
+  unread?: number;
+  level: 0 | 1 | 2;
+  onAskForSql: () => void;
+}): JSX.Element {
   const { system } = props;
   if (!system) {
     return (
@@ -28,7 +35,7 @@ export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; o
         {system.queries} {system.queries === 1 ? 'statement' : 'statements'} · {formatMs(system.time_ms)} in the database
       </p>
       {system.sql ? (
-        <SqlList sql={system.sql} />
+        <SqlList sql={system.sql} unread={props.unread ?? 0} />
       ) : (
         props.level < 2 && (
           <button type="button" className="btn btn-small" onClick={props.onAskForSql}>
@@ -40,8 +47,9 @@ export function SqlPanel(props: { system: SystemInfo | null; level: 0 | 1 | 2; o
   );
 }
 
-function SqlList(props: { sql: NonNullable<SystemInfo['sql']> }): JSX.Element {
-  const { shown, cut } = firstOf(props.sql, SHOWN_SQL);
+function SqlList(props: { sql: NonNullable<SystemInfo['sql']>; unread: number }): JSX.Element {
+  const { shown, cut: drawnCut } = firstOf(props.sql, SHOWN_SQL);
+  const cut = drawnCut + props.unread;
   return (
     <>
       <CutNotice sentence={cutSentence(shown.length, cut, 'statements', 'the Raw view')} />

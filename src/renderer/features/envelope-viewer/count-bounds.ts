@@ -6,9 +6,8 @@
  */
 import { formatCount } from '../../components/format.ts';
 
-export const SHOWN_ERRORS = 500;
-export const SHOWN_SQL = 500;
-export const SHOWN_COLUMNS = 200;
+// The caps live with the boundary, which reads no more errors or statements than the views draw.
+export { SHOWN_COLUMNS, SHOWN_ERRORS, SHOWN_SQL } from '../../response/count-caps.ts';
 
 /** The first `limit` items, and how many were left out. */
 export function firstOf<T>(items: readonly T[], limit: number): { shown: readonly T[]; cut: number } {

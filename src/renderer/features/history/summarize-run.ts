@@ -21,7 +21,8 @@ function sectionSummary(section: ResultSection): string {
   const intent = section.intent ?? 'result';
   const first = section.errors[0];
   if (first) {
-    const more = section.errors.length > 1 ? ` (+${section.errors.length - 1} more)` : '';
+    const others = section.errors.length + section.errorsUnread - 1;
+    const more = others > 0 ? ` (+${others} more)` : '';
     return `${first.code}: ${first.message}${more}`;
   }
   const payload = section.payload;
@@ -41,7 +42,7 @@ export function summarizeView(view: ResultView): string {
   if (view.parseError) return clip(`${view.httpStatus}: ${view.parseError}`);
   if (view.errors[0]) return clip(`${view.errors[0].code}: ${view.errors[0].message}`);
   if (view.isMulti) {
-    const failed = view.sections.filter((s) => s.errors.length > 0).length;
+    const failed = view.sections.filter((s) => s.errors.length > 0 || s.errorsUnread > 0).length;
     const n = view.sections.length;
     return clip(`multi · ${n} ${n === 1 ? 'query' : 'queries'}${failed > 0 ? `, ${failed} failed` : ''}`);
   }
