@@ -10,6 +10,14 @@ export const SHOWN_ERRORS = 500;
 export const SHOWN_SQL = 500;
 export const SHOWN_COLUMNS = 200;
 
+/** The caps the boundary reads lists by; a test passes Infinity to read an answer whole and compare. */
+export interface ListCaps {
+  errors: number;
+  sql: number;
+}
+
+export const LIST_CAPS: ListCaps = { errors: SHOWN_ERRORS, sql: SHOWN_SQL };
+
 /**
  * The first `cap` entries of what the server sent as a list, and how many entries past them are
  * left unread. Anything that is not a list longer than `cap` comes back as it is (unread 0), so the

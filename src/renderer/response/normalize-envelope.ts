@@ -10,7 +10,7 @@ import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 import { findDuplicateKeys } from './duplicate-keys.ts';
 import type { Extras, JqlError, JsonValue, SystemInfo } from '../../shared/protocol.ts';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.ts';
-import { headOfList, SHOWN_ERRORS, SHOWN_SQL } from './count-caps.ts';
+import { headOfList, LIST_CAPS, type ListCaps } from './count-caps.ts';
 import { readErrors, readExtras, readLabel, readMessage, readNotices, readSystem } from './schema/envelope-schema.ts';
 import { collectMisfits, misfit } from './schema/lenient.ts';
 import type { EnvelopeShape, Misfit, ResultSection, ResultView } from './result-view.ts';
@@ -41,8 +41,14 @@ const ENVELOPE_KEYS = {
   flat: { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', system: 'system_info' },
 } as const;
 
+/** What a read carries along: whether some part was too deep, and the caps lists are read by. */
+interface ReadState {
+  tooDeep: boolean;
+  caps: ListCaps;
+}
+
 /** The value at `key`, or null (with a misfit) when it is nested deeper than the console shows. */
-function shallow(value: unknown, where: string, state: { tooDeep: boolean }): unknown {
+function shallow(value: unknown, where: string, state: ReadState): unknown {
   if (!nestedDeeperThan(value, MAX_JSON_DEPTH - 1)) return value;
   state.tooDeep = true;
   misfit(where, '', undefined, `The server sent ${where ? `\`${where}\`` : 'an answer'} nested more than ${MAX_JSON_DEPTH} levels deep: it is not shown as a tree, see the raw answer.`);
@@ -70,24 +76,24 @@ function checkCounts(extras: Extras | null, payload: JsonValue, where: string): 
 }
 
 /**
- * The errors at `where`: only the first SHOWN_ERRORS entries are read (checked, turned into view
+ * The errors at `where`: only the first SHOWN_ERRORS entries (state.caps) are read (checked, turned into view
  * objects, walked for depth); the rest are counted. A misfit past them is therefore not named, while
  * a list within the cap reads, misfits and all, as if there were no cap.
  */
-function readErrorList(raw: unknown, where: string, state: { tooDeep: boolean }): { errors: JqlError[]; errorsUnread: number } {
-  const { head, unread } = headOfList(raw, SHOWN_ERRORS);
+function readErrorList(raw: unknown, where: string, state: ReadState): { errors: JqlError[]; errorsUnread: number } {
+  const { head, unread } = headOfList(raw, state.caps.errors);
   const list = shallow(head, where, state);
   return { errors: readErrors(list, where), errorsUnread: Array.isArray(list) ? unread : 0 };
 }
 
 /** `__system__` with only its first SHOWN_SQL statements read, the rest counted (as readErrorList). */
-function readSystemInfo(raw: unknown, where: string, state: { tooDeep: boolean }): { system: SystemInfo | null; sqlUnread: number } {
-  const { head, unread } = isObject(raw) ? headOfList(raw.sql, SHOWN_SQL) : { head: undefined, unread: 0 };
+function readSystemInfo(raw: unknown, where: string, state: ReadState): { system: SystemInfo | null; sqlUnread: number } {
+  const { head, unread } = isObject(raw) ? headOfList(raw.sql, state.caps.sql) : { head: undefined, unread: 0 };
   const system = readSystem(shallow(unread > 0 ? { ...(raw as Obj), sql: head } : raw, where, state), where);
   return { system, sqlUnread: system?.sql ? unread : 0 };
 }
 
-function section(name: string | null, raw: Obj, keys: { payload: string; intent: string; message: string; extras: string; errors: string; notices?: string }, prefix: string, state: { tooDeep: boolean }): ResultSection {
+function section(name: string | null, raw: Obj, keys: { payload: string; intent: string; message: string; extras: string; errors: string; notices?: string }, prefix: string, state: ReadState): ResultSection {
   const at = (key: string) => `${prefix}${key}`;
   const payload = shallow(raw[keys.payload] ?? null, at(keys.payload), state) as JsonValue;
   const extras = checkCounts(readExtras(shallow(raw[keys.extras], at(keys.extras), state), at(keys.extras)), payload, at(keys.extras));
@@ -110,10 +116,10 @@ function looksLikeSubquery(v: unknown): v is Obj {
 
 const SUBQUERY_KEYS = { payload: 'data', intent: 'intent', message: 'message', extras: 'extras', errors: 'errors', notices: 'notices' };
 
-function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omit<ResultView, 'misfits' | 'duplicateKeys'> {
+function readView(body: unknown, httpStatus: number, hints: NormalizeHints, caps: ListCaps): Omit<ResultView, 'misfits' | 'duplicateKeys'> {
   const shape = detectShape(body, httpStatus, hints);
   const httpFailed = httpStatus >= 400 || httpStatus === 0;
-  const state = { tooDeep: false };
+  const state: ReadState = { tooDeep: false, caps };
   if ((shape !== 'envelope' && shape !== 'flat') || !isObject(body)) {
     const payload = shallow(body, '', state) as JsonValue;
     const only: ResultSection = { name: null, intent: null, message: null, payload, extras: null, errors: [], errorsUnread: 0, notices: [] };
@@ -161,8 +167,8 @@ function readView(body: unknown, httpStatus: number, hints: NormalizeHints): Omi
   };
 }
 
-export function normalizeParsed(body: unknown, httpStatus: number, hints: NormalizeHints = {}): ResultView {
-  const { value, misfits } = collectMisfits(() => readView(body, httpStatus, hints));
+export function normalizeParsed(body: unknown, httpStatus: number, hints: NormalizeHints = {}, caps: ListCaps = LIST_CAPS): ResultView {
+  const { value, misfits } = collectMisfits(() => readView(body, httpStatus, hints, caps));
   return { ...value, misfits: dedupe(misfits), duplicateKeys: null };
 }
 
