@@ -115,6 +115,15 @@ describe('diffResults', () => {
     expect(d.timing[0]).toMatchObject({ key: 'HTTP status', left: 200, right: 403, same: false });
   });
 
+  it('tells answers apart by the count of errors past the 500 it reads', () => {
+    const errors = (n: number) => Array.from({ length: n }, (_, i) => ({ code: 'not_found', message: `no ${i % 3}` }));
+    const side = (n: number) => sideFromBody(String(n), 200, 1, envelope(null, { __errors__: errors(n), __extras__: null }));
+    expect(diffResults(side(600), side(600)).same).toBe(true);
+    const d = diffResults(side(600), side(700));
+    expect(d.same).toBe(false);
+    expect(d.sections[0]?.errors.left).toHaveLength(500);
+  });
+
   it('matches multi-query sections by name', () => {
     const multi = (a: unknown, extraKey?: string) =>
       JSON.stringify({
