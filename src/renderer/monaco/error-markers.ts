@@ -4,6 +4,7 @@
  * markers. For a multi-query, an error's path is looked up inside its subquery's key.
  */
 import type { JqlError } from '../../shared/protocol.ts';
+import { SHOWN_ERRORS } from '../response/count-caps.ts';
 import { findByPath, listKeys, sameKey, type JsonPath, type KeyLocation } from './json-locate.ts';
 
 export interface ErrorMarkerSpec {
@@ -72,9 +73,9 @@ function locate(keys: KeyLocation[], text: string, item: SectionError): { at: Ke
 
 /**
  * At most this many errors get a marker: Monaco draws and hovers every marker, and 50,000 froze the
- * window for half a minute. The errors list shows as many (the rest are in the raw answer).
+ * window for half a minute. The errors list shows as many, the boundary reads no more (count-caps.ts).
  */
-export const MAX_ERROR_MARKERS = 500;
+export const MAX_ERROR_MARKERS = SHOWN_ERRORS;
 
 export function errorMarkerSpecs(text: string, errors: SectionError[]): ErrorMarkerSpec[] {
   if (errors.length === 0) return [];
