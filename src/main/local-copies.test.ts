@@ -45,7 +45,7 @@ const query = { __meta__: { namespace: 'crm.Case', intent: 'retrieve', ordering:
 describe('a local copy in the desktop app', () => {
   it('reaches the page as a connection id; main signs its requests with the token it keeps', async () => {
     const handlers = cloneHandlers(clones);
-    const { id } = await handlers['clone:start']({ url: source.url, token: sourceToken, query, depth: 1, withFiles: false, redact: [], name: 'Local copy' });
+    const { id } = await handlers['clone:start']({ url: source.url, token: sourceToken, query: JSON.stringify(query), depth: 1, withFiles: false, redact: [], name: 'Local copy' });
     let status: CloneJobStatus | null;
     do {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -42,7 +42,7 @@ describe('createBridge', () => {
     await bridge.historyCount();
     await bridge.documentsGet('tabs');
     await bridge.documentsWrite([{ key: 'tabs', value: '{}' }]);
-    await bridge.cloneStart({ url: 'http://h', token: null, query: {}, depth: 2, withFiles: false, redact: [], name: 'Copy' });
+    await bridge.cloneStart({ url: 'http://h', token: null, query: '{}', depth: 2, withFiles: false, redact: [], name: 'Copy' });
     await bridge.cloneStatus('j1');
     await bridge.cloneCancel('j1');
     const channels = ipc.invoke.mock.calls.map((c) => c[0]);

@@ -17,8 +17,12 @@ export interface CloneRequest {
   url: string;
   /** The remote connection's bearer token, or null to read as anonymous. */
   token: string | null;
-  /** The query document (the tab's text, parsed). */
-  query: JsonValue;
+  /**
+   * The query document as the tab holds it (its variables filled in): text, not parsed, so a 64-bit
+   * id in its filter reaches the source as the digits typed, never rounded by a JSON.parse on the way
+   * (shared/big-number.ts). Whoever runs the clone parses it keeping those digits.
+   */
+  query: string;
   depth: number;
   maxRecords?: number;
   withFiles: boolean;

@@ -4,6 +4,14 @@ import { findVariables, isVariableName, parseVariableValue, substituteVariables 
 const sub = (text: string, vars: Record<string, unknown>) => substituteVariables(text, vars as never);
 
 describe('substituteVariables', () => {
+  it('fills an environment\'s 64-bit id in as its digits wherever it sits, not rounded to another id (issue 31 item 4)', () => {
+    const vars = { id: parseVariableValue('9007199254740993'), ref: parseVariableValue(' 12345678901234567890 ') };
+    expect(sub('{"filter": {"id": {{id}}, "ref": "{{ref}}"}, "title": "case {{id}}"}', vars)).toMatchObject({
+      ok: true,
+      text: '{"filter": {"id": 9007199254740993, "ref": 12345678901234567890}, "title": "case 9007199254740993"}',
+    });
+  });
+
   it('puts a whole-string variable in as its JSON value', () => {
     const doc = '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieveOne", "uniqueObject": {"id": "{{ticketId}}"}}}';
     const result = sub(doc, { ticketId: 5 });

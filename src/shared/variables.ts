@@ -9,6 +9,7 @@
  * A variable's value is typed as JSON when it parses as JSON, else it is the plain string (so `5` is
  * a number, `"5"` and `abc` are strings). Unknown names are errors with their line and column.
  */
+import { bigNumberText, isBigNumber, parseJsonKeepingNumbers, stringifyKeepingNumbers } from './big-number.ts';
 import type { JsonValue } from './protocol.ts';
 
 export type VariablePlace = 'whole-string' | 'in-string' | 'bare';
@@ -43,7 +44,8 @@ export function parseVariableValue(raw: string): JsonValue {
   const text = raw.trim();
   if (text === '') return raw;
   try {
-    return JSON.parse(text) as JsonValue;
+    // A 64-bit id keeps its digits (shared/big-number.ts): it is written back as them when filled in.
+    return parseJsonKeepingNumbers(text) as JsonValue;
   } catch {
     return raw;
   }
@@ -102,9 +104,10 @@ function replacement(value: JsonValue, place: VariablePlace): string {
   switch (place) {
     case 'whole-string':
     case 'bare':
-      return JSON.stringify(value);
+      // A number kept as its digits (a captured 64-bit id) is written as those digits, not rounded.
+      return stringifyKeepingNumbers(value);
     case 'in-string': {
-      const text = typeof value === 'string' ? value : JSON.stringify(value);
+      const text = isBigNumber(value) ? bigNumberText(value) : typeof value === 'string' ? value : stringifyKeepingNumbers(value);
       return JSON.stringify(text).slice(1, -1);
     }
   }

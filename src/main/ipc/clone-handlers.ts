@@ -23,7 +23,7 @@ export class CloneRequestError extends Error {
   override readonly name = 'CloneRequestError';
 }
 
-/** The query travels as JSON; a megabyte is far more than any query a tab holds. */
+/** The query travels as its text; a megabyte is far more than any query a tab holds. */
 const MAX_QUERY_CHARS = 1024 * 1024;
 
 /** The renderer is not trusted: the request's shape is checked before main acts on it. */
@@ -38,11 +38,12 @@ export function validateCloneRequest(value: unknown): CloneRequest {
   if (!Number.isSafeInteger(v.depth) || (v.maxRecords !== undefined && !Number.isSafeInteger(v.maxRecords))) throw new CloneRequestError('Invalid depth or record cap.');
   if (typeof v.withFiles !== 'boolean') throw new CloneRequestError('Invalid files choice.');
   if (!Array.isArray(v.redact) || v.redact.length > 200 || v.redact.some((entry) => typeof entry !== 'string' || entry.length > 200)) throw new CloneRequestError('Invalid redaction list.');
-  if (JSON.stringify(v.query ?? null).length > MAX_QUERY_CHARS) throw new CloneRequestError('The query is too large.');
+  if (typeof v.query !== 'string') throw new CloneRequestError('Invalid query: it is the document\'s text.');
+  if (v.query.length > MAX_QUERY_CHARS) throw new CloneRequestError('The query is too large.');
   return {
     url: text('URL', v.url, 8192),
     token: v.token as string | null,
-    query: v.query as CloneRequest['query'],
+    query: v.query,
     depth: v.depth as number,
     ...(v.maxRecords !== undefined ? { maxRecords: v.maxRecords as number } : {}),
     withFiles: v.withFiles,

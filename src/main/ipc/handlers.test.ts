@@ -41,7 +41,7 @@ describe('workspaceHandlers', () => {
 });
 
 describe('cloneHandlers', () => {
-  const request = { url: 'https://support.example/api', token: 't', query: { __meta__: { namespace: 'a.B', intent: 'retrieve' } }, depth: 2, withFiles: false, redact: ['email'], name: 'Local copy' };
+  const request = { url: 'https://support.example/api', token: 't', query: '{"__meta__": {"namespace": "a.B", "intent": "retrieve"}}', depth: 2, withFiles: false, redact: ['email'], name: 'Local copy' };
 
   it('hands a checked request to the clone jobs and answers their status', async () => {
     const jobs = { start: vi.fn(() => 'j1'), status: vi.fn(() => ({ state: 'cancelled' as const, progress: { phase: 'records' as const, level: 1, requests: 2, models: [] } })), cancel: vi.fn(() => null) };
@@ -56,7 +56,8 @@ describe('cloneHandlers', () => {
     expect(() => validateCloneRequest({ ...request, depth: '2' })).toThrow(CloneRequestError);
     expect(() => validateCloneRequest({ ...request, redact: 'email' })).toThrow(/redaction/);
     expect(() => validateCloneRequest({ ...request, name: '' })).toThrow(/connection name/);
-    expect(() => validateCloneRequest({ ...request, query: { big: 'x'.repeat(1024 * 1024) } })).toThrow(/too large/);
+    expect(() => validateCloneRequest({ ...request, query: JSON.stringify({ big: 'x'.repeat(1024 * 1024) }) })).toThrow(/too large/);
+    expect(() => validateCloneRequest({ ...request, query: { __meta__: {} } })).toThrow(/document's text/);
     expect(() => validateCloneRequest(null)).toThrow(CloneRequestError);
   });
 });

@@ -5,7 +5,7 @@ import type { Platform } from '../state/platform.ts';
 import { RunLog, type RunRecord } from '../state/run-log.ts';
 import { createMemorySecretStore } from '../state/secret-store.ts';
 import { NetworkError, type HttpRequestSpec } from '../transport/transport.ts';
-import { runSide } from './run-diff-side.ts';
+import { explainSide, runSide } from './run-diff-side.ts';
 
 function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body: string }>) {
   const connections = new ConnectionsStore(memoryStorage(), createMemorySecretStore());
@@ -35,6 +35,20 @@ describe('runSide (one side of a diff)', () => {
     expect(side).toMatchObject({ label: 'Embedded server', status: 200, timeMs: 7, failure: null });
     expect(side.view?.sections[0]?.payload).toEqual([{ id: 1 }]);
     expect(recorded).toMatchObject([{ connection: { id: EMBEDDED_ID, name: 'Embedded server' }, document: '{"__meta__": {}}', outcome: { kind: 'answered', status: 200 }, at: 50 }]);
+  });
+
+  it('sends 64-bit ids as the digits typed, also when it adds seeAs or whyNot to the text (issue 31 item 4)', async () => {
+    const { services, sent } = setup(async () => ({ status: 200, body: '{"__payload__": [], "__errors__": null}' }));
+    const document = '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "filter": {"id__in": [9007199254740993, 12345678901234567890]}}}';
+    await runSide(services, { connectionId: EMBEDDED_ID }, document);
+    await runSide(services, { connectionId: EMBEDDED_ID, seeAs: 'ann' }, document);
+    await explainSide(services, { connectionId: EMBEDDED_ID }, document, null, 7);
+    expect(sent).toHaveLength(3);
+    // seeAs and whyNot are added by editing the text, which may re-indent it but keeps its digits.
+    const bodies = sent.map((request) => request.body?.replace(/\s/g, ''));
+    for (const body of bodies) expect(body).toContain('"id__in":[9007199254740993,12345678901234567890]');
+    expect(bodies[1]).toContain('"seeAs":"ann"');
+    expect(bodies[2]).toContain('"whyNot":{"id":7}');
   });
 
   it('turns no answer into a failed side, also recorded', async () => {

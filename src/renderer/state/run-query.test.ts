@@ -8,6 +8,7 @@ import { RunLog, type RunRecord } from './run-log.ts';
 import { asksOnlyData, cancelTab, runTab } from './run-query.ts';
 import { createMemorySecretStore } from './secret-store.ts';
 import { TabsStore } from './tabs-store.ts';
+import { parseVariableValue } from './variables.ts';
 
 function setup(answer: (req: HttpRequestSpec) => Promise<{ status: number; body: unknown }>) {
   const sent: HttpRequestSpec[] = [];
@@ -113,6 +114,15 @@ describe('runTab', () => {
     env[EMBEDDED_ID] = { prio: 4, status: 'open' };
     await runTab(deps, id);
     expect(JSON.parse(sent[0]!.body!)).toMatchObject({ __meta__: { filter: { priority: 4, status: 'open' } } });
+  });
+
+  it('sends a 64-bit id as typed, and one from the environment as its digits, never another id (issue 31 item 4)', async () => {
+    const { deps, sent, tabs, env } = setup(async () => ({ status: 200, body: { __payload__: [], __errors__: null } }));
+    const id = tabs.active.id;
+    tabs.setText(id, '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "filter": {"id": 9007199254740993, "ref": {{ref}}}}}');
+    env[EMBEDDED_ID] = { ref: parseVariableValue('12345678901234567890') };
+    await runTab(deps, id);
+    expect(sent[0]?.body).toBe('{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "filter": {"id": 9007199254740993, "ref": 12345678901234567890}}}');
   });
 
   it('refuses a write on a read-only connection without sending it, and sends it when run once anyway', async () => {

@@ -8,6 +8,7 @@
  * Credentials come from standard input only, and no output names them.
  */
 import { parseArgs } from 'node:util';
+import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
 import { CLONE_WORKSPACE_FILE, DEFAULT_CLONE_DEPTH, DEFAULT_MAX_RECORDS, type CloneProgress } from '../../shared/clone.ts';
 import { parseRequestFile, REQUEST_SUFFIX } from '../../shared/collections/format.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
@@ -192,7 +193,8 @@ function readQueryFile(file: string): JsonValue {
     text = parsed.value.document;
   }
   try {
-    return JSON.parse(text) as JsonValue;
+    // A 64-bit id of its filter is sent as its digits, not rounded to another record.
+    return parseJsonKeepingNumbers(text) as JsonValue;
   } catch (error) {
     throw new CloneCommandUsageError(`--query ${file} is not valid JSON (${(error as Error).message})`);
   }

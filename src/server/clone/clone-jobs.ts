@@ -9,6 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { CLONE_WORKSPACE_FILE, copyPath, DEFAULT_MAX_RECORDS, type CloneConnection, type CloneJobStatus, type CloneProgress, type CloneRequest } from '../../shared/clone.ts';
+import { parseJsonKeepingNumbers } from '../../shared/big-number.ts';
+import { tooDeep } from '../../shared/json-depth.ts';
+import type { JsonValue } from '../../shared/protocol.ts';
 import { cloneRemote } from './clone-remote.ts';
 import { CloneCancelledError, RemoteServer } from './remote-server.ts';
 
@@ -66,7 +69,7 @@ export class CloneJobs {
   /** Starts a clone. */
   start(request: CloneRequest): string {
     if (this.closed) throw new CloneJobError('The server is stopping');
-    checkRequest(request);
+    const query = readCloneQuery(request);
     if ([...this.jobs.values()].filter((job) => job.status.state === 'running').length >= MAX_RUNNING) {
       throw new CloneJobError(`${MAX_RUNNING} copies are being made already; wait for one to finish`);
     }
@@ -75,7 +78,7 @@ export class CloneJobs {
     const progress: CloneProgress = { phase: 'schema', level: 0, requests: 0, models: [] };
     const job: Job = { status: { state: 'running', progress }, controller };
     this.jobs.set(id, job);
-    void this.run(job, request, id);
+    void this.run(job, request, query, id);
     return id;
   }
 
@@ -103,7 +106,7 @@ export class CloneJobs {
     await Promise.all(this.servers.splice(0).map((server) => server.close().catch(() => undefined)));
   }
 
-  private async run(job: Job, request: CloneRequest, id: string): Promise<void> {
+  private async run(job: Job, request: CloneRequest, query: JsonValue, id: string): Promise<void> {
     const out = join(this.options.root, `${new Date().toISOString().replace(/[:.]/g, '-')}-${id}`);
     let progress = job.status.progress;
     const update = (patch: Partial<CloneProgress>) => {
@@ -114,7 +117,7 @@ export class CloneJobs {
       const remote = new RemoteServer({ baseUrl: request.url, token: request.token, signal: job.controller.signal, onRateLimited: (ms) => update({ rateLimitedMs: ms }) });
       const manifest = await cloneRemote({
         remote,
-        query: request.query,
+        query,
         depth: request.depth,
         maxRecords: request.maxRecords ?? DEFAULT_MAX_RECORDS,
         withFiles: request.withFiles,
@@ -142,7 +145,8 @@ export class CloneJobs {
   }
 }
 
-function checkRequest(request: CloneRequest): void {
+/** Checks the request and reads its query, a 64-bit id's digits kept (shared/big-number.ts). */
+export function readCloneQuery(request: CloneRequest): JsonValue {
   if (typeof request.url !== 'string' || request.url === '') throw new CloneJobError('"url" must be the remote connection\'s base URL');
   if (request.token !== null && typeof request.token !== 'string') throw new CloneJobError('"token" must be a string or null');
   if (!Number.isSafeInteger(request.depth)) throw new CloneJobError('"depth" must be a whole number');
@@ -150,4 +154,12 @@ function checkRequest(request: CloneRequest): void {
   if (typeof request.withFiles !== 'boolean') throw new CloneJobError('"withFiles" must be true or false');
   if (!Array.isArray(request.redact) || request.redact.some((entry) => typeof entry !== 'string')) throw new CloneJobError('"redact" must be a list of field names');
   if (typeof request.name !== 'string' || request.name.trim() === '' || request.name.length > 200) throw new CloneJobError('"name" must name the new connection');
+  if (typeof request.query !== 'string') throw new CloneJobError('"query" must be the query document\'s text');
+  const deep = tooDeep(request.query, '"query"');
+  if (deep !== null) throw new CloneJobError(deep);
+  try {
+    return parseJsonKeepingNumbers(request.query) as JsonValue;
+  } catch (error) {
+    throw new CloneJobError(`"query" is not valid JSON (${(error as Error).message})`);
+  }
 }

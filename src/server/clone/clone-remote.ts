@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import { CLONE_MANIFEST_FILE, CLONE_WORKSPACE_FILE, MAX_CLONE_DEPTH, type CloneManifest, type CloneProgress } from '../../shared/clone.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { isPlainObject } from '../query/normalize.ts';
@@ -114,7 +115,8 @@ export async function cloneRemote(options: CloneOptions): Promise<CloneManifest>
       for (const sha256 of files.held) state.fileStore.release(sha256);
     }
     const manifest = manifestOf({ options, walked, prepared, files: files.report, notes, source: describe, requests: options.remote.requests, redacted: redaction.listed });
-    writeFileSync(join(out, CLONE_MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    // The query's 64-bit ids are written as their digits, as given.
+    writeFileSync(join(out, CLONE_MANIFEST_FILE), `${stringifyKeepingNumbers(manifest, 2)}\n`);
     state.db.checkpoint();
     report({ phase: 'done' });
     return manifest;

@@ -67,7 +67,7 @@ async function until(id: string, done: (status: CloneJobStatus) => boolean): Pro
   }
 }
 
-const request = (extra: Partial<CloneRequest> = {}): CloneRequest => ({ url: source.url, token: sourceToken, query, depth: 2, withFiles: false, redact: [], name: 'Local copy of Casebook', ...extra });
+const request = (extra: Partial<CloneRequest> = {}): CloneRequest => ({ url: source.url, token: sourceToken, query: JSON.stringify(query), depth: 2, withFiles: false, redact: [], name: 'Local copy of Casebook', ...extra });
 
 describe('the clone route', () => {
   it('copies a remote query for the local admin and serves it through the console, which answers the same', async () => {

@@ -4,6 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fetchBatches, type IncompleteRead } from './batch-fetch.ts';
+import { readCloneQuery } from './clone-jobs.ts';
+import { rootQueries } from './query-roots.ts';
 import { checkBaseUrl, CloneCancelledError, RemoteError, RemoteServer, retryAfterMs, type FetchLike } from './remote-server.ts';
 
 describe('RemoteServer', () => {
@@ -67,5 +69,26 @@ describe('RemoteServer', () => {
     expect(pages).toEqual([2, 2]);
     // And it says so: the read is partial, not done (issue 32.9).
     expect(incomplete.map(({ reason, copied, sourceSaid }) => ({ reason, copied, sourceSaid }))).toEqual([{ reason: 'the source repeated ids on page 2 (ids 1-2 again)', copied: 2, sourceSaid: 1_000_000 }]);
+  });
+
+  it('asks the source for a 64-bit id of the query\'s filter by its digits, not another record (issue 31 item 4)', async () => {
+    const bodies: string[] = [];
+    const recording: FetchLike = async (_url, init) => {
+      bodies.push(String(init?.body));
+      return new Response(JSON.stringify({ __payload__: { q0: { data: [], extras: { filtered: 0 }, errors: null } }, __errors__: null }));
+    };
+    // The query as "Reproduce locally" sends it: the tab's text.
+    const text = '{"__meta__": {"namespace": "a.B", "intent": "retrieve", "filter": {"id__in": [9007199254740993, 12345678901234567890]}}}';
+    const query = readCloneQuery({ url: 'http://127.0.0.1:9', token: null, query: text, depth: 0, withFiles: false, redact: [], name: 'Copy' });
+    const [root] = rootQueries(query);
+    await fetchBatches(new RemoteServer({ baseUrl: 'http://127.0.0.1:9', fetch: recording }), [{ ...root!, label: 'a.B' }], { pageSize: 10, perRequest: 1, onPage: () => true, onIncomplete: () => undefined });
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).toContain('"filter":{"id__in":[9007199254740993,12345678901234567890]}');
+  });
+
+  it('refuses a clone request whose query is not the document\'s text, or not JSON', () => {
+    const request = { url: 'http://127.0.0.1:9', token: null, depth: 0, withFiles: false, redact: [], name: 'Copy' };
+    expect(() => readCloneQuery({ ...request, query: { __meta__: {} } as unknown as string })).toThrow(/query document's text/);
+    expect(() => readCloneQuery({ ...request, query: '{"__meta__": ' })).toThrow(/"query" is not valid JSON/);
   });
 });

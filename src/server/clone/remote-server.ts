@@ -4,6 +4,7 @@
  * its Retry-After says instead of retried at once, and a cancel stops both a request and a wait.
  * Credentials go only to the source's own origin, and no message here ever holds one.
  */
+import { stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import type { JqlError, JsonValue } from '../../shared/protocol.ts';
 import { tooDeep } from '../../shared/json-depth.ts';
 import { withoutCredentials } from '../remote/url-text.ts';
@@ -89,7 +90,8 @@ export class RemoteServer {
     const response = await this.send(`${this.baseUrl}/jql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...this.authorization() },
-      body: JSON.stringify(document),
+      // A 64-bit id of the query's filter goes as its digits (shared/big-number.ts).
+      body: stringifyKeepingNumbers(document),
     });
     if (response.status >= 300 && response.status < 400) {
       await response.body?.cancel().catch(() => undefined);

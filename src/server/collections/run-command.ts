@@ -12,6 +12,7 @@ import { terminalProgress } from '../terminal-progress.ts';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { describeTarget } from '../../shared/collections/assertions.ts';
 import { tooDeep } from '../../shared/json-depth.ts';
@@ -269,7 +270,7 @@ function sender(base: string, token: string | undefined, limits: RemoteLimits): 
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
-        body: JSON.stringify(request.document),
+        body: stringifyKeepingNumbers(request.document),
         // A redirect would send the request (and its credential) somewhere the user did not name.
         redirect: 'manual',
         // One deadline for the whole request, the answer's last byte included.

@@ -65,3 +65,13 @@ describe('collection files', () => {
     expect(requestFileName('a\u0000b:c')).toBe('a-b-c.jql.json');
   });
 });
+
+describe('request files with 64-bit ids', () => {
+  it('save and read a document\'s ids as their digits, not rounded to another record', () => {
+    const saved = serializeRequestFile(request({ document: '{"filter": {"id": 9007199254740993, "ref": 12345678901234567890}}' }));
+    expect(saved).toContain('"id": 9007199254740993');
+    expect(saved).toContain('"ref": 12345678901234567890');
+    const read = parseRequestFile(saved, 'read.jql.json');
+    expect(read.ok && read.value.document).toBe('{\n  "filter": {\n    "id": 9007199254740993,\n    "ref": 12345678901234567890\n  }\n}');
+  });
+});

@@ -6,6 +6,7 @@
  * change to one query is a small diff in Git. The query document keeps its own key order (a
  * multi-query runs its subqueries in that order).
  */
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
 
 export const COLLECTION_FILE = 'jql-collection.json';
@@ -134,7 +135,8 @@ export function parseRequestFile(text: string, file: string): Parsed<RequestFile
     if (!Array.isArray(raw.documentLines) || raw.documentLines.some((line) => typeof line !== 'string')) errors.push(`${file}: "documentLines" must be an array of strings`);
     else document = (raw.documentLines as string[]).join('\n');
   } else if (raw.document !== undefined) {
-    document = JSON.stringify(raw.document, null, 2);
+    // Its 64-bit ids as written (shared/big-number.ts): read plainly, 9007199254740993 would run as 9007199254740992.
+    document = stringifyKeepingNumbers((parseJsonKeepingNumbers(text) as Obj).document, 2);
   } else {
     errors.push(`${file}: the request needs a "document"`);
   }
@@ -286,7 +288,7 @@ function readCapture(value: unknown, where: string, errors: string[]): Capture {
 /** A request's document as stored: the JSON itself when the text parses, else its lines. */
 function storedDocument(document: string): { document: JsonValue } | { documentLines: string[] } {
   try {
-    const parsed = JSON.parse(document) as JsonValue;
+    const parsed = parseJsonKeepingNumbers(document) as JsonValue;
     // Text that parses back to the same JSON is kept as JSON; anything with bare placeholders is not JSON.
     return { document: parsed };
   } catch {
@@ -301,7 +303,8 @@ function ordered(value: Record<string, unknown>, keys: readonly string[]): Recor
   return out;
 }
 
-const text = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+/** Numbers kept as their digits (a request's document) are written back as those digits. */
+const text = (value: unknown): string => `${stringifyKeepingNumbers(value, 2)}\n`;
 
 export function serializeManifest(manifest: CollectionManifest): string {
   return text(ordered({ ...manifest }, ['name', 'format', 'defaultEnvironment']));

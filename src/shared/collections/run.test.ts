@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { stringifyKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
+import { parseVariableValue } from '../variables.ts';
 import type { RequestFile } from './format.ts';
 import { runRequests, type OutgoingRequest, type RunnableRequest } from './run.ts';
 
@@ -53,5 +55,41 @@ describe('runRequests', () => {
   it('reports a request that got no answer with the reason', async () => {
     const report = await runRequests([req('a', file('{}'))], { variables: {}, send: async () => ({ status: 0, body: undefined, roundTripMs: 2, error: 'ECONNREFUSED' }) });
     expect(report.results[0]).toMatchObject({ passed: false, status: 0, error: 'ECONNREFUSED' });
+  });
+});
+
+describe('runRequests with numbers a double cannot hold (64-bit ids)', () => {
+  const sentText = (request: OutgoingRequest | undefined): string => stringifyKeepingNumbers(request?.document);
+
+  it('sends a saved request\'s 64-bit ids as their digits, not rounded to another id', async () => {
+    const sent: OutgoingRequest[] = [];
+    await runRequests([req('read', file('{"filter": {"id": 9007199254740993, "ref": 12345678901234567890}}'))], {
+      variables: {},
+      send: async (request) => {
+        sent.push(request);
+        return { status: 200, body: {}, roundTripMs: 1 };
+      },
+    });
+    expect(sentText(sent[0])).toBe('{"filter":{"id":9007199254740993,"ref":12345678901234567890}}');
+  });
+
+  it('fills a captured 64-bit id into a later request with its digits, and from the environment too', async () => {
+    const sent: OutgoingRequest[] = [];
+    const answer = '{"__payload__": {"id": 9007199254740993}}';
+    const report = await runRequests(
+      [
+        req('create', file('{}', { captures: [{ variable: 'id', path: '$.__payload__.id' }] })),
+        req('read', file('{"filter": {"id": "{{id}}", "ref": {{ref}}}, "label": "case {{id}}"}', { assertions: [{ target: 'status', op: 'eq', value: 200 }] })),
+      ],
+      {
+        variables: { ref: parseVariableValue('12345678901234567890') },
+        send: async (request) => {
+          sent.push(request);
+          return { status: 200, body: JSON.parse(answer) as JsonValue, text: answer, roundTripMs: 1 };
+        },
+      },
+    );
+    expect(sentText(sent[1])).toBe('{"filter":{"id":9007199254740993,"ref":12345678901234567890},"label":"case 9007199254740993"}');
+    expect(report).toMatchObject({ passed: 2, failed: 0 });
   });
 });

@@ -4,7 +4,7 @@
  * far, send it, check its assertions, store its captures. A request that cannot be sent (an unknown
  * variable, a document that is not JSON, a network failure) fails with the reason; nothing throws.
  */
-import { parseJsonKeepingNumbers } from '../big-number.ts';
+import { isBigNumber, parseJsonKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
 import { substituteVariables } from '../variables.ts';
 import { capture, evaluateAssertion, type Answer, type AssertionResult, type PatternTest } from './assertions.ts';
@@ -30,6 +30,10 @@ export interface SnapshotOutcome {
 }
 
 export interface OutgoingRequest {
+  /**
+   * The filled-in document. A number a double cannot hold (a 64-bit id) is kept as its digits
+   * (shared/big-number.ts): a sender writes it with stringifyKeepingNumbers, never JSON.stringify.
+   */
   document: JsonValue;
   options: Omit<RequestOptions, 'bearer'>;
   /** The filled-in bearer token, when the request names one. */
@@ -109,7 +113,8 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   if (!document.ok) return { ...base, passed: false, error: document.error };
   let parsed: JsonValue;
   try {
-    parsed = JSON.parse(document.text) as JsonValue;
+    // Not JSON.parse: a filter on id 9007199254740993 must not be sent as 9007199254740992.
+    parsed = parseJsonKeepingNumbers(document.text) as JsonValue;
   } catch (error) {
     return { ...base, passed: false, error: `The document is not JSON once its variables are filled: ${(error as Error).message}` };
   }
@@ -124,7 +129,8 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   const answer = await send(outgoing);
   if (answer.error !== undefined) return { ...base, passed: false, status: answer.status, roundTripMs: answer.roundTripMs, error: answer.error };
   const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer, options.patternTest));
-  const captured = capture(request.file.captures, answer);
+  // Captured from the digits sent, so a 64-bit id used by a later request is that id, not a rounded one.
+  const captured = capture(request.file.captures, { ...answer, body: bodyKeepingDigits(answer) });
   Object.assign(variables, captured.values);
   const snapshot = request.snapshot ? compareWithSnapshot(request, answer, variables, options) : undefined;
   const result: RequestResult = {
@@ -146,8 +152,9 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
  */
 function compareWithSnapshot(request: RunnableRequest, answer: Answer, variables: Record<string, JsonValue>, options: RunOptions): SnapshotOutcome {
   const capturedNames = new Set(request.file.captures.map((c) => c.variable));
+  // A captured 64-bit id (held as its digits, shared/big-number.ts) is a number, shown as it came, like any id.
   const captured: Redaction[] = Object.entries(variables).flatMap(([variable, value]) =>
-    typeof value === 'string' && (capturedNames.has(variable) || value.length >= 16) ? [{ variable, value }] : [],
+    typeof value === 'string' && (capturedNames.has(variable) || value.length >= 16) && !isBigNumber(value) ? [{ variable, value: value as string }] : [],
   );
   const actual = snapshotOf(bodyKeepingDigits(answer), request.file.snapshot ?? {}, [...(options.redactions ?? []), ...captured]);
   const approved = request.snapshot?.approved ?? null;

@@ -4,6 +4,7 @@
  * write on a read-only connection is refused as a whole before anything is sent, with the same
  * sentence and "Run once anyway" as the editor's Run.
  */
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import type { DescribeResult, JsonValue } from '../../../shared/protocol.ts';
 import { runRequests, type RequestResult, type RunnableRequest, type RunReport } from '../../../shared/collections/run.ts';
 import type { Redaction } from '../../../shared/collections/snapshot.ts';
@@ -45,7 +46,7 @@ export async function runFolder(input: FolderRunInput): Promise<FolderRun> {
     redactions: input.redactions ?? [],
     onResult: input.onResult,
     send: async (outgoing) => {
-      const request = buildRunRequest(input.target, JSON.stringify(outgoing.document), {
+      const request = buildRunRequest(input.target, stringifyKeepingNumbers(outgoing.document), {
         queryInfoLevel: outgoing.options.queryInfoLevel ?? 0,
         flatEnvelope: outgoing.options.envelope === 'flat',
       });

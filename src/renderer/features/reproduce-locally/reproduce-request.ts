@@ -24,6 +24,7 @@ export function reproduceRequest(
 ): { ok: true; request: CloneRequest } | { ok: false; reason: string } {
   let query: JsonValue;
   try {
+    // Only to check its shape: the text itself is sent, so its 64-bit ids keep their digits.
     query = JSON.parse(document) as JsonValue;
   } catch {
     return { ok: false, reason: 'The tab\'s document is not valid JSON: fix it first, the copy starts from its query.' };
@@ -37,7 +38,7 @@ export function reproduceRequest(
     request: {
       url: connection.baseUrl,
       token: connection.token,
-      query,
+      query: document,
       depth: choices.depth,
       withFiles: choices.withFiles,
       redact: choices.redact.split(',').map((field) => field.trim()).filter(Boolean),

@@ -13,8 +13,14 @@ describe('reproduceRequest', () => {
     const built = reproduceRequest('{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve"}}', remote, { depth: 1, redact: ' email, ,system.User.username ', withFiles: true });
     expect(built).toEqual({
       ok: true,
-      request: { url: remote.baseUrl, token: 'tok', query: { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve' } }, depth: 1, withFiles: true, redact: ['email', 'system.User.username'], name: 'Local copy of Production' },
+      request: { url: remote.baseUrl, token: 'tok', query: '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve"}}', depth: 1, withFiles: true, redact: ['email', 'system.User.username'], name: 'Local copy of Production' },
     });
+  });
+
+  it('sends the tab\'s 64-bit ids as the digits typed, not parsed into other ids (issue 31 item 4)', () => {
+    const document = '{"__meta__": {"namespace": "tickets.Ticket", "intent": "retrieve", "filter": {"id__in": [9007199254740993, 12345678901234567890]}}}';
+    const built = reproduceRequest(document, remote, { depth: 1, redact: '', withFiles: false });
+    expect(built.ok && built.request.query).toBe(document);
   });
 
   it('says why a tab cannot be reproduced', () => {

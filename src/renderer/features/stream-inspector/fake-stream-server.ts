@@ -6,11 +6,14 @@ import type { ConnectStreamSocket, StreamSocket } from './stream-socket.ts';
 
 export class FakeSocket implements StreamSocket {
   sent: Array<Record<string, unknown>> = [];
+  /** The messages as the text sent (a 64-bit id's digits are checked there). */
+  texts: string[] = [];
   closed: { code?: number; reason?: string } | null = null;
   private messageListeners: Array<(data: string) => void> = [];
   private closeListeners: Array<(code: number, reason: string) => void> = [];
 
   send(data: string): void {
+    this.texts.push(data);
     this.sent.push(JSON.parse(data) as Record<string, unknown>);
   }
   close(code?: number, reason?: string): void {

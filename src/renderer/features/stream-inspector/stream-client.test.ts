@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FakeStreamServer, flush } from './fake-stream-server.ts';
 import { judgeResume } from './gap-marker.ts';
 import { StreamClient, type StreamNotice } from './stream-client.ts';
+import { emptyDraft, validateDraft } from './subscription-draft.ts';
 import { browserSocketConnector, streamUrl, type WebSocketLike } from './stream-socket.ts';
 
 let server: FakeStreamServer;
@@ -49,6 +50,14 @@ describe('StreamClient', () => {
     server.last.event('s9', 13);
     expect(events()).toEqual([['s1', 11, false], ['s2', 12, false]]);
     expect(client.subscriptions().map((s) => [s.id, s.status, s.cursor, s.received])).toEqual([['s1', 'active', 11, 1], ['s2', 'active', 12, 1]]);
+  });
+
+  it('sends a filter typed on 64-bit ids with their digits, not rounded to other records (issue 31 item 4)', async () => {
+    await started();
+    const draft = validateDraft({ ...emptyDraft('tickets.Ticket'), filterText: '{"id__in": [9007199254740993, 12345678901234567890]}' }, null);
+    if (!draft.ok) throw new Error('the draft should be valid');
+    client.subscribe(draft.spec);
+    expect(server.last.texts).toEqual(['{"type":"subscribe","id":"s1","namespace":"tickets.Ticket","schema":"model","filter":{"id__in":[9007199254740993,12345678901234567890]}}']);
   });
 
   it('sends subscriptions made before the socket opens once, when it opens', async () => {

@@ -5,6 +5,7 @@
  * duplicates, flags replayed events, and says in a gap marker whether anything can have been missed.
  * Framework-free; the panel listens through `on`.
  */
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { DEFAULT_RETENTION, FELL_BEHIND_CODE, judgeResume, refusedResume, type GapMarker } from './gap-marker.ts';
 import { readStreamFrame, type StreamFrame } from '../../response/schema/stream-schema.ts';
 import type { ClientMessage, SubscriptionSpec } from './stream-messages.ts';
@@ -188,7 +189,8 @@ export class StreamClient {
   }
 
   private send(message: ClientMessage): void {
-    if (this.socket && this.stateValue === 'open') this.socket.send(JSON.stringify(message));
+    // A filter's 64-bit id (kept as its digits by subscription-draft.ts) goes as those digits.
+    if (this.socket && this.stateValue === 'open') this.socket.send(stringifyKeepingNumbers(message));
   }
 
   private sendSubscribe(sub: Subscription): void {

@@ -94,6 +94,13 @@ describe('describe helpers', () => {
 });
 
 describe('insertFilterKey', () => {
+  it('keeps a typed 64-bit id\'s digits when a key is added, and shows them in the subscription\'s line', () => {
+    const text = insertFilterKey('{"id": 9007199254740993, "assignee": 12345678901234567890}', 'status');
+    expect(text).toBe('{\n  "id": 9007199254740993,\n  "assignee": 12345678901234567890,\n  "status": ""\n}');
+    const result = validateDraft(draft({ filterText: '{"id": 9007199254740993}' }), describeResult);
+    expect(result.ok && describeSpec(result.spec)).toBe('tickets.Ticket · all events where {"id":9007199254740993}');
+  });
+
   it('adds a key with a placeholder fitting its lookup', () => {
     expect(JSON.parse(insertFilterKey('', 'status'))).toEqual({ status: '' });
     expect(JSON.parse(insertFilterKey('{"a": 1}', 'status__in'))).toEqual({ a: 1, status__in: [] });

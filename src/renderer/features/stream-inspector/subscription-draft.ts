@@ -4,6 +4,7 @@
  * query syntax (keys checked against the model's fields and lookups when describe knows them), and
  * a `fields` selection.
  */
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { FILTER_LOOKUPS, type DescribeResult, type JsonObject, type JsonValue } from '../../../shared/protocol.ts';
 import type { StreamSchema, SubscriptionSpec } from './stream-messages.ts';
 
@@ -79,12 +80,17 @@ export function insertFilterKey(filterText: string, key: string): string {
   if (filterText.trim() === '') return JSON.stringify({ [key]: placeholder }, null, 2);
   const parsed = parseJsonObject(filterText);
   if ('error' in parsed) return `${filterText}\n"${key}": `;
-  return JSON.stringify({ ...parsed.value, [key]: placeholder }, null, 2);
+  return stringifyKeepingNumbers({ ...parsed.value, [key]: placeholder }, 2);
 }
 
+/**
+ * A filter or selection as typed. Not JSON.parse: a filter on id 9007199254740993 must not ask for
+ * 9007199254740992 (another record); such a number is kept as its digits (shared/big-number.ts) and
+ * the stream client writes it back as them.
+ */
 function parseJsonObject(text: string): { value: JsonObject } | { error: string } {
   try {
-    const value = JSON.parse(text) as unknown;
+    const value = parseJsonKeepingNumbers(text);
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'must be a JSON object' };
     return { value: value as JsonObject };
   } catch (err) {
@@ -168,6 +174,6 @@ export function validateDraft(draft: SubscriptionDraft, describe: DescribeResult
 
 export function describeSpec(spec: SubscriptionSpec): string {
   const events = spec.events ? spec.events.join(', ') : 'all events';
-  const filter = spec.filter ? ` where ${JSON.stringify(spec.filter)}` : '';
+  const filter = spec.filter ? ` where ${stringifyKeepingNumbers(spec.filter)}` : '';
   return `${spec.namespace} · ${events}${filter}`;
 }
