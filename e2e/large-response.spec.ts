@@ -13,6 +13,7 @@ function hugeEnvelope(): string {
 }
 
 test('shows 100,000 records without freezing the window', async ({ app, page }) => {
+  test.setTimeout(90_000);
   const body = hugeEnvelope();
   await page.route(/\/jql(\?.*)?$/, (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 200, contentType: 'application/json', body }) : route.continue()));
   // Long main-thread tasks while the response is read and drawn.
@@ -24,7 +25,9 @@ test('shows 100,000 records without freezing the window', async ({ app, page }) 
     }).observe({ entryTypes: ['longtask'] });
   });
 
-  await app.run();
+  // What this spec bounds is the longest task, not the time a 10 MB answer takes to arrive and parse
+  // beside another worker's browser on two cores.
+  await app.run(30_000);
 
   await expect(page.getByTestId('table-count')).toHaveText('100,000 rows');
   await expect(page.getByTestId('response-size')).toContainText('MB');

@@ -265,8 +265,9 @@ export class ConsolePage {
   /** Opens the console and waits until the embedded connection is up and the editor is ready. */
   async open(): Promise<void> {
     await this.page.goto('/');
-    await expect(this.connection('Embedded server').getByTestId('connection-status')).toContainText(/v\d/);
+    // The editor first: the connections' health checks wait for it (state/editor-ready.ts).
     await expect(this.editor.locator('.monaco-editor')).toBeVisible();
+    await expect(this.connection('Embedded server').getByTestId('connection-status')).toContainText(/v\d/);
   }
 
   /**
@@ -298,11 +299,11 @@ export class ConsolePage {
     await this.page.keyboard.press('ArrowRight');
   }
 
-  /** Runs with the keyboard shortcut and waits for the response's status. */
-  async run(): Promise<void> {
+  /** Runs with the keyboard shortcut and waits for the response's status (`timeout`: for a huge answer). */
+  async run(timeout?: number): Promise<void> {
     await this.editor.locator('.view-lines').click();
     await this.page.keyboard.press('ControlOrMeta+Enter');
-    await expect(this.status).toBeVisible();
+    await expect(this.status).toBeVisible(timeout === undefined ? {} : { timeout });
   }
 
   /** The document as the editor shows it (Monaco renders spaces as non-breaking). */
