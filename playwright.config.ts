@@ -27,8 +27,10 @@ const chromiumLaunchOptions = { executablePath: chromium.executablePath, args: c
 export default defineConfig({
   testDir: 'e2e',
   testIgnore: ['electron/**'],
-  // Two workers, each with its own console server (e2e/fixtures/test.ts); a spec file stays in one worker, its tests in order.
-  workers: 2,
+  // Each worker has its own console server (e2e/fixtures/test.ts), so `--workers=2` is safe for state;
+  // the default is one: on two cores, two browsers made Monaco's validation race visible
+  // (e2e/variables.spec.ts saw stale JSON markers twice in two full runs) and saved under a minute.
+  workers: 1,
   fullyParallel: false,
   timeout: 45_000,
   expect: { timeout: 10_000 },
