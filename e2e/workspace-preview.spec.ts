@@ -16,15 +16,24 @@ const NOTE = { fields: { title: { type: 'string', required: true } }, permission
 const workspace = (fields: Record<string, unknown>) => ({ name: 'notes', apps: { notes: { models: { Note: { ...NOTE, fields: { ...NOTE.fields, ...fields } } } } } });
 const ADMIN = { username: 'keeper', password: 'keeper-secret-1' };
 
-test('a removed field that holds values is previewed with its rows, kept until Apply, and gone from describe after it', async ({ app, page, baseURL }) => {
-  test.setTimeout(90_000);
+/** A workspace file whose notes have a `body` field, in a folder of its own (removed by the test). */
+function workspaceFolder(): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-preview-'));
   const file = join(dir, 'jql.workspace.json');
   writeFileSync(file, JSON.stringify(workspace({ body: { type: 'text', null: true } }), null, 2));
+  return { dir, file };
+}
+
+/** `serve --watch` on that file, its first admin ADMIN, open to the console's origin. */
+const startWatched = (file: string, baseURL: string): Promise<SpawnedServer> =>
+  startServer({ corsOrigin: new URL(baseURL).origin, admin: `${ADMIN.username}:${ADMIN.password}`, watch: true, workspace: file });
+
+test('a removed field that holds values is previewed with its rows, kept until Apply, and gone from describe after it', async ({ app, page, baseURL }) => {
+  test.setTimeout(90_000);
+  const { dir, file } = workspaceFolder();
   let server: SpawnedServer | null = null;
   try {
-    const origin = new URL(baseURL!).origin;
-    server = await startServer({ corsOrigin: origin, admin: `${ADMIN.username}:${ADMIN.password}`, watch: true, workspace: file });
+    server = await startWatched(file, baseURL!);
     const url = server.url;
     const jql = async (body: unknown) => (await (await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { __payload__: any };
     const noteFields = async () => Object.keys((await jql({ __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } })).__payload__.apps.notes.models.Note.fields);
@@ -68,13 +77,10 @@ test('a removed field that holds values is previewed with its rows, kept until A
 
 test('Cancel keeps the running workspace, and the banner stays gone until the next save', async ({ app, baseURL }) => {
   test.setTimeout(90_000);
-  const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-preview-'));
-  const file = join(dir, 'jql.workspace.json');
-  writeFileSync(file, JSON.stringify(workspace({ body: { type: 'text', null: true } }), null, 2));
+  const { dir, file } = workspaceFolder();
   let server: SpawnedServer | null = null;
   try {
-    const origin = new URL(baseURL!).origin;
-    server = await startServer({ corsOrigin: origin, admin: `${ADMIN.username}:${ADMIN.password}`, watch: true, workspace: file });
+    server = await startWatched(file, baseURL!);
     const url = server.url;
     await fetch(`${url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'one', body: 'kept' }) });
     await app.addConnection('Watched', url, ADMIN, { kind: 'development' });
