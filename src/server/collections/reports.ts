@@ -3,6 +3,7 @@
  * assertion or request error, skipped requests marked skipped) and a JSON report with the same
  * content. Neither holds a variable's value: secrets given on the command line stay out of files.
  */
+import { stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import { describeTarget } from '../../shared/collections/assertions.ts';
 import type { RequestResult, RunnableRequest, RunReport } from '../../shared/collections/run.ts';
 import { describeChanges } from '../../shared/collections/snapshot.ts';
@@ -75,7 +76,7 @@ export function junitReport(input: ReportInput): string {
 
 export function jsonReport(input: ReportInput): string {
   const { report } = input;
-  return `${JSON.stringify(
+  return `${stringifyKeepingNumbers(
     {
       collection: input.collection,
       environment: input.environment,
@@ -102,7 +103,6 @@ export function jsonReport(input: ReportInput): string {
         })),
       })),
     },
-    null,
     2,
   )}\n`;
 }

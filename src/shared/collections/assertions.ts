@@ -5,7 +5,9 @@
  * the same values in the other.
  */
 import { JSONPath } from 'jsonpath-plus';
+import { isBigNumber, parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
+import { compareExact, isExactNumber } from './exact-number.ts';
 import type { Assertion, Capture } from './format.ts';
 
 export interface Answer {
@@ -108,19 +110,46 @@ function targetValue(assertion: Assertion, answer: Answer): JsonValue | undefine
   }
 }
 
+/**
+ * The answer with every number as the digits the server sent (shared/big-number.ts), when its text
+ * is at hand: read once per answer, then every assertion and capture compares those digits.
+ */
+export function keepingDigits(answer: Answer): Answer {
+  if (answer.text === undefined || answer.body === undefined) return answer;
+  try {
+    return { ...answer, body: parseJsonKeepingNumbers(answer.text) };
+  } catch {
+    return answer;
+  }
+}
+
+/** Equal as JSON values; numbers by their digits, so two ids above 2^53 are never one id. */
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (isExactNumber(a) && isExactNumber(b)) return compareExact(a, b) === 0;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = Object.entries(a);
+  const right = new Map(Object.entries(b));
+  return left.length === right.size && left.every(([key, value]) => right.has(key) && same(value, right.get(key)));
 }
+
+/** a < b (negative), a = b (0), a > b (positive) for two numbers; null when either is not one. */
+function order(a: unknown, b: unknown): number | null {
+  return isExactNumber(a) && isExactNumber(b) ? compareExact(a, b) : null;
+}
+
+/** A plain string of the answer (a kept number is a number, not its marker text). */
+const isText = (value: unknown): value is string => typeof value === 'string' && !isBigNumber(value);
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
+  if (isBigNumber(value)) return 'number';
   return typeof value;
 }
 
-const show = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+const show = (value: unknown): string => (value === undefined ? 'nothing' : stringifyKeepingNumbers(value));
 
 /**
  * Tests a `matches` pattern; throws an Error whose message says why it could not (the command line
@@ -158,20 +187,20 @@ function check(assertion: Assertion, actual: JsonValue | undefined, patternTest:
     case 'neq':
       return !same(actual, expected);
     case 'lt':
-      return typeof actual === 'number' && actual < (expected as number);
+      return (order(actual, expected) ?? 0) < 0;
     case 'lte':
-      return typeof actual === 'number' && actual <= (expected as number);
+      return (order(actual, expected) ?? 1) <= 0;
     case 'gt':
-      return typeof actual === 'number' && actual > (expected as number);
+      return (order(actual, expected) ?? 0) > 0;
     case 'gte':
-      return typeof actual === 'number' && actual >= (expected as number);
+      return (order(actual, expected) ?? -1) >= 0;
     case 'in':
       return Array.isArray(expected) && expected.some((item) => same(item, actual));
     case 'contains':
-      if (typeof actual === 'string') return typeof expected === 'string' && actual.includes(expected);
+      if (isText(actual)) return isText(expected) && actual.includes(expected);
       return Array.isArray(actual) && actual.some((item) => same(item, expected));
     case 'matches':
-      return typeof actual === 'string' && patternTest(expected as string, actual);
+      return isText(actual) && patternTest(expected as string, actual);
     case 'exists':
       return (actual !== undefined) === (expected ?? true);
     case 'isNull':
@@ -179,7 +208,7 @@ function check(assertion: Assertion, actual: JsonValue | undefined, patternTest:
     case 'type':
       return actual !== undefined && typeOf(actual) === expected;
     case 'length':
-      return (typeof actual === 'string' || Array.isArray(actual)) && actual.length === expected;
+      return (isText(actual) || Array.isArray(actual)) && actual.length === expected;
   }
 }
 

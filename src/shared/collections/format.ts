@@ -6,8 +6,9 @@
  * change to one query is a small diff in Git. The query document keeps its own key order (a
  * multi-query runs its subqueries in that order).
  */
-import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../big-number.ts';
+import { isBigNumber, parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
+import { isExactNumber } from './exact-number.ts';
 
 export const COLLECTION_FILE = 'jql-collection.json';
 export const REQUEST_SUFFIX = '.jql.json';
@@ -129,6 +130,8 @@ export function parseRequestFile(text: string, file: string): Parsed<RequestFile
   if (raw === undefined) return { ok: false, errors };
   if (!isObj(raw)) return { ok: false, errors: [`${file} must hold an object`] };
   unknownKeys(raw, ['description', 'document', 'documentLines', 'options', 'assertions', 'captures', 'tags', 'snapshot'], file, errors);
+  let keptDigits: Obj | undefined;
+  const kept = (): Obj => (keptDigits ??= parseJsonKeepingNumbers(text) as Obj);
   let document = '';
   if (raw.document !== undefined && raw.documentLines !== undefined) errors.push(`${file}: give "document" or "documentLines", not both`);
   else if (raw.documentLines !== undefined) {
@@ -136,13 +139,14 @@ export function parseRequestFile(text: string, file: string): Parsed<RequestFile
     else document = (raw.documentLines as string[]).join('\n');
   } else if (raw.document !== undefined) {
     // Its 64-bit ids as written (shared/big-number.ts): read plainly, 9007199254740993 would run as 9007199254740992.
-    document = stringifyKeepingNumbers((parseJsonKeepingNumbers(text) as Obj).document, 2);
+    document = stringifyKeepingNumbers(kept().document, 2);
   } else {
     errors.push(`${file}: the request needs a "document"`);
   }
   if (raw.description !== undefined && typeof raw.description !== 'string') errors.push(`${file}: "description" must be a string`);
   const options = readOptions(raw.options, file, errors);
-  const assertions = readList(raw.assertions, `${file}: "assertions"`, errors, readAssertion);
+  // An assertion's value keeps its digits too: `eq 9007199254740993` is not `eq 9007199254740992`.
+  const assertions = readList(raw.assertions === undefined ? undefined : kept().assertions, `${file}: "assertions"`, errors, readAssertion);
   const captures = readList(raw.captures, `${file}: "captures"`, errors, readCapture);
   const tags = readList(raw.tags, `${file}: "tags"`, errors, (value, where, list) => {
     if (typeof value !== 'string' || value === '') list.push(`${where} must be a non-empty string`);
@@ -253,11 +257,11 @@ export function assertionProblem(value: Obj): string | null {
     case 'gt':
     case 'gte':
     case 'length':
-      return typeof value.value === 'number' && Number.isFinite(value.value) ? null : `"${op}" compares with a number`;
+      return isExactNumber(value.value) && (op !== 'length' || typeof value.value === 'number') ? null : `"${op}" compares with a number`;
     case 'in':
       return Array.isArray(value.value) ? null : '"in" takes an array of allowed values';
     case 'matches':
-      if (typeof value.value !== 'string') return '"matches" takes a regular expression as a string';
+      if (typeof value.value !== 'string' || isBigNumber(value.value)) return '"matches" takes a regular expression as a string';
       try {
         new RegExp(value.value);
         return null;
@@ -265,7 +269,7 @@ export function assertionProblem(value: Obj): string | null {
         return `"matches": ${(error as Error).message}`;
       }
     case 'type':
-      return typeof value.value === 'string' && TYPES.has(value.value) ? null : `"type" takes one of ${[...TYPES].join(', ')}`;
+      return typeof value.value === 'string' && !isBigNumber(value.value) && TYPES.has(value.value) ? null : `"type" takes one of ${[...TYPES].join(', ')}`;
     case 'exists':
     case 'isNull':
       return typeof value.value === 'boolean' ? null : `"${op}" takes true or false`;

@@ -7,7 +7,7 @@
 import { isBigNumber, parseJsonKeepingNumbers } from '../big-number.ts';
 import type { JsonValue } from '../protocol.ts';
 import { substituteVariables } from '../variables.ts';
-import { capture, evaluateAssertion, type Answer, type AssertionResult, type PatternTest } from './assertions.ts';
+import { capture, evaluateAssertion, keepingDigits, type Answer, type AssertionResult, type PatternTest } from './assertions.ts';
 import type { RequestFile, RequestOptions } from './format.ts';
 import { compareSnapshot, snapshotOf, type Redaction, type SnapshotChange } from './snapshot.ts';
 
@@ -128,11 +128,13 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
   }
   const answer = await send(outgoing);
   if (answer.error !== undefined) return { ...base, passed: false, status: answer.status, roundTripMs: answer.roundTripMs, error: answer.error };
-  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, answer, options.patternTest));
-  // Captured from the digits sent, so a 64-bit id used by a later request is that id, not a rounded one.
-  const captured = capture(request.file.captures, { ...answer, body: bodyKeepingDigits(answer) });
+  // Checked, captured and snapshotted on the digits sent: an assertion on id 9007199254740993 does not
+  // pass on …992, and a 64-bit id used by a later request is that id, not a rounded one.
+  const kept = keepingDigits(answer);
+  const assertions = request.file.assertions.map((assertion) => evaluateAssertion(assertion, kept, options.patternTest));
+  const captured = capture(request.file.captures, kept);
   Object.assign(variables, captured.values);
-  const snapshot = request.snapshot ? compareWithSnapshot(request, answer, variables, options) : undefined;
+  const snapshot = request.snapshot ? compareWithSnapshot(request, kept.body, variables, options) : undefined;
   const result: RequestResult = {
     ...base,
     status: answer.status,
@@ -150,25 +152,15 @@ async function runOne(request: RunnableRequest, variables: Record<string, JsonVa
  * The answer against the request's approved snapshot. Captured values (a token the run signed in for)
  * are redacted like secrets: they differ on every run and must never be written into a file.
  */
-function compareWithSnapshot(request: RunnableRequest, answer: Answer, variables: Record<string, JsonValue>, options: RunOptions): SnapshotOutcome {
+function compareWithSnapshot(request: RunnableRequest, body: unknown, variables: Record<string, JsonValue>, options: RunOptions): SnapshotOutcome {
   const capturedNames = new Set(request.file.captures.map((c) => c.variable));
   // A captured 64-bit id (held as its digits, shared/big-number.ts) is a number, shown as it came, like any id.
   const captured: Redaction[] = Object.entries(variables).flatMap(([variable, value]) =>
     typeof value === 'string' && (capturedNames.has(variable) || value.length >= 16) && !isBigNumber(value) ? [{ variable, value: value as string }] : [],
   );
-  const actual = snapshotOf(bodyKeepingDigits(answer), request.file.snapshot ?? {}, [...(options.redactions ?? []), ...captured]);
+  const actual = snapshotOf(body, request.file.snapshot ?? {}, [...(options.redactions ?? []), ...captured]);
   const approved = request.snapshot?.approved ?? null;
   const changes = approved === null ? [] : compareSnapshot(approved, actual, request.file.snapshot ?? {});
   const state = approved === null ? 'missing' : changes.length === 0 ? 'matched' : 'differs';
   return { state: state !== 'matched' && options.updateSnapshots ? 'updated' : state, changes, actual };
-}
-
-/** The answer with every number as the digits sent (shared/big-number.ts), when its text is at hand. */
-function bodyKeepingDigits(answer: Answer): unknown {
-  if (answer.text === undefined || answer.body === undefined) return answer.body;
-  try {
-    return parseJsonKeepingNumbers(answer.text);
-  } catch {
-    return answer.body;
-  }
 }

@@ -2,6 +2,7 @@
 import type { JSX } from 'react';
 import { ASSERTION_OPERATORS, ASSERTION_TARGETS, type AssertionOperator, type AssertionTarget } from '../../../shared/collections/format.ts';
 import type { AssertionResult } from '../../../shared/collections/assertions.ts';
+import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { EMPTY_ROW, type AssertionRow } from './assertion-rows.ts';
 import styles from './collection-folders.module.css';
 import panel from '../../components/panel.module.css';
@@ -15,7 +16,7 @@ export interface AssertionsTableProps {
   onChange(rows: AssertionRow[]): void;
 }
 
-const show = (value: unknown): string => (value === undefined ? '(nothing)' : JSON.stringify(value));
+const show = (value: unknown): string => (value === undefined ? '(nothing)' : stringifyKeepingNumbers(value));
 
 export function AssertionsTable({ rows, results, problems, onChange }: AssertionsTableProps): JSX.Element {
   const update = (index: number, change: Partial<AssertionRow>) => onChange(rows.map((row, i) => (i === index ? { ...row, ...change } : row)));

@@ -3,6 +3,7 @@
  * back. A row that is not an assertion yet says why in one sentence (format.ts assertionProblem), so
  * Save is refused with the reason rather than writing a file the runner cannot read.
  */
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { assertionProblem, VALUELESS_OPERATORS, type Assertion, type AssertionOperator, type AssertionTarget } from '../../../shared/collections/format.ts';
 
@@ -23,13 +24,14 @@ export function toRow(assertion: Assertion): AssertionRow {
     path: assertion.path ?? '',
     at: assertion.at ? JSON.stringify(assertion.at) : '',
     op: assertion.op,
-    value: assertion.value === undefined ? '' : JSON.stringify(assertion.value),
+    value: assertion.value === undefined ? '' : stringifyKeepingNumbers(assertion.value),
   };
 }
 
+/** Read keeping a 64-bit id's digits (shared/big-number.ts), as the request file is. */
 function readValue(text: string): JsonValue {
   try {
-    return JSON.parse(text) as JsonValue;
+    return parseJsonKeepingNumbers(text) as JsonValue;
   } catch {
     return text;
   }
