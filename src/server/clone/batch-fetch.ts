@@ -13,6 +13,7 @@
  * would loop forever or copy a part while seeming whole: that read stops there and is reported
  * (`onIncomplete`), so the manifest and the command say the copy is partial (issue 32.9).
  */
+import { bigNumberText, isBigNumber } from '../../shared/big-number.ts';
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import { isPlainObject } from '../query/normalize.ts';
 import { RemoteError, type RemoteServer } from './remote-server.ts';
@@ -179,6 +180,23 @@ async function ask(remote: RemoteServer, batch: Pending[]): Promise<SubAnswer[]>
   return batch.map((pending, i) => readSubAnswer(payload[`q${i}`], pending));
 }
 
+const LARGEST_SQLITE_INTEGER = 9223372036854775807n;
+
+/**
+ * Why a numeric id cannot be copied as it is, or null. The copy keys records by JS numbers, so an id
+ * must be a safe integer to be copied exactly; a record skipped for it would leave a copy that seems
+ * whole, so the clone is refused instead, naming the record (docs/workspace.md "Ids a copy cannot hold").
+ */
+function idBeyondCopy(id: unknown): string | null {
+  if (!isBigNumber(id) && !(typeof id === 'number' && !Number.isSafeInteger(id))) return null;
+  const text = idText(id);
+  if (!/^-?\d+$/.test(text)) return 'an id must be a whole number';
+  if (BigInt(text) > LARGEST_SQLITE_INTEGER || BigInt(text) < -LARGEST_SQLITE_INTEGER - 1n) return `SQLite's INTEGER holds ids up to ${LARGEST_SQLITE_INTEGER}, so no copy can hold it`;
+  return `a clone copies ids up to ${Number.MAX_SAFE_INTEGER} (2^53-1) exactly, and would have to round this one`;
+}
+
+const idText = (id: unknown): string => (isBigNumber(id) ? bigNumberText(id) : String(id));
+
 function subquery({ spec, offset, limit }: Pending): JsonObject {
   const meta: JsonObject = { namespace: spec.namespace, intent: 'retrieve', schema: spec.schema, ordering: ['id'], limit, offset };
   if (spec.filter) meta.filter = spec.filter;
@@ -198,6 +216,8 @@ function readSubAnswer(raw: JsonValue | undefined, pending: Pending): SubAnswer 
   }
   if (!Array.isArray(raw.data)) return { kind: 'error', code: 'invalid_answer', message: `The source answered ${pending.spec.label} without a list of records` };
   const records = raw.data.filter((record): record is JsonObject => isPlainObject(record) && Number.isSafeInteger(record.id) && (record.id as number) > 0);
+  const unsafe = raw.data.find((record) => isPlainObject(record) && idBeyondCopy(record.id) !== null);
+  if (unsafe !== undefined) throw new RemoteError(200, 'unsupported_id', `${pending.spec.label} has a record with id ${idText((unsafe as JsonObject).id)}: ${idBeyondCopy((unsafe as JsonObject).id)}; nothing was copied`);
   const extras = isPlainObject(raw.extras) ? raw.extras : {};
   const total = Number.isSafeInteger(extras.filtered) ? (extras.filtered as number) : null;
   return { kind: 'records', records, total };

@@ -4,7 +4,7 @@
  * its Retry-After says instead of retried at once, and a cancel stops both a request and a wait.
  * Credentials go only to the source's own origin, and no message here ever holds one.
  */
-import { stringifyKeepingNumbers } from '../../shared/big-number.ts';
+import { parseJsonKeepingNumbers, stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import type { JqlError, JsonValue } from '../../shared/protocol.ts';
 import { tooDeep } from '../../shared/json-depth.ts';
 import { withoutCredentials } from '../remote/url-text.ts';
@@ -104,7 +104,8 @@ export class RemoteServer {
     if (deep !== null) throw new RemoteError(response.status, 'invalid_answer', deep);
     let body: unknown;
     try {
-      body = JSON.parse(text);
+      // An id a double cannot hold keeps its digits, so a record the copy cannot hold is named as sent.
+      body = parseJsonKeepingNumbers(text);
     } catch {
       throw new RemoteError(response.status, 'invalid_answer', `${this.baseUrl}/jql answered ${response.status} with something that is not JSON`);
     }

@@ -14,7 +14,7 @@ export type HostileBehaviour = 'huge' | 'drip' | 'silence' | 'paging';
 /** A source's wrong paging: the ids it answers for a read's page, and the total it claims. */
 export interface PagingPlan {
   describe: unknown;
-  page(namespace: string, offset: number, limit: number): { ids: number[]; filtered: number };
+  page(namespace: string, offset: number, limit: number): { ids: Array<number | bigint>; filtered: number };
 }
 
 export interface HostileSource {
@@ -100,6 +100,7 @@ function answerPages(request: IncomingMessage, response: ServerResponse, plan: P
       );
     }
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ __payload__: payload, __errors__: null }));
+    // A bigint id goes as its digits (a 64-bit id a double cannot hold).
+    response.end(JSON.stringify({ __payload__: payload, __errors__: null }, (_key, value: unknown) => (typeof value === 'bigint' ? (JSON.rawJSON?.(String(value)) ?? String(value)) : value)));
   });
 }
