@@ -4,11 +4,11 @@
  * console's own server (its launch cookie, never the copy's local admin token, which no answer
  * holds) and answers the remote tab's query the same, its streams and file URLs included.
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CloneJobStatus, CloneRequest } from '../../shared/clone.ts';
+import { CLONE_MANIFEST_FILE, type CloneJobStatus, type CloneRequest } from '../../shared/clone.ts';
 import { CloneJobs, start, type RunningServer } from '../index.ts';
 import { StreamClient } from '../testing/stream-client.ts';
 import { CASEBOOK_ADMIN, CASEBOOK_WORKSPACE, seedCasebook } from '../testing/casebook.ts';
@@ -184,6 +184,19 @@ describe('the clone route', () => {
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
     expect((await call('GET', '/local/clones/nope')).status).toBe(404);
     expect((await call('POST', '/local/clones', { ...request(), depth: 'deep' })).status).toBe(400);
+  });
+
+  it("a finished copy's status shows the query's 64-bit numbers with the digits its manifest file holds", async () => {
+    const big = '{"__meta__":{"namespace":"crm.Account","intent":"retrieve","filter":{"score__in":[9007199254740993,9223372036854775807]}},"name":null}';
+    const { id } = (await (await call('POST', '/local/clones', request({ query: big, depth: 0 }))).json()) as { id: string };
+    const status = await until(id, (s) => s.state !== 'running');
+    if (status.state !== 'done') throw new Error(`clone did not finish: ${JSON.stringify(status)}`);
+    const text = await (await call('GET', `/local/clones/${id}`)).text();
+    const onDisk = readFileSync(join(status.connection.dataDir, CLONE_MANIFEST_FILE), 'utf8');
+    // The same digits as the file, as numbers: not rounded, not the marker strings the server keeps them as.
+    expect(onDisk.replace(/\s/g, '')).toContain('"score__in":[9007199254740993,9223372036854775807]');
+    expect(text).toContain('"score__in":[9007199254740993,9223372036854775807]');
+    expect(text).not.toContain('\uE000');
   });
 
   it('cancels a copy that is waiting on the source, and leaves nothing behind', async () => {

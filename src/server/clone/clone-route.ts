@@ -6,7 +6,8 @@
  * call these routes, from a loopback socket, through the same guard as the collection folders; they
  * never carry CORS headers: the request holds the remote connection's token.
  */
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { stringifyKeepingNumbers } from '../../shared/big-number.ts';
 import { copyPath, type CloneJobStatus, type CloneRequest } from '../../shared/clone.ts';
 import type { IdentityService } from '../context.ts';
 import { JqlFailure, jqlError } from '../errors.ts';
@@ -47,14 +48,23 @@ export const cloneRoute: FastifyPluginAsync<CloneRouteOptions> = async (app, { i
 
   app.get('/local/clones/:id', NO_CORS, async (request, reply) => {
     const status = jobs.status((request.params as { id: string }).id);
-    return status ? throughThisServer(status, request, basePath) : sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
+    return status ? sendStatus(reply, throughThisServer(status, request, basePath)) : sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
   });
 
   app.post('/local/clones/:id/cancel', NO_CORS, async (request, reply) => {
     const status = jobs.cancel((request.params as { id: string }).id);
-    return status ?? sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
+    return status ? sendStatus(reply, status) : sendFailure(reply, new JqlFailure([jqlError('not_found', 'No such copy being made')]));
   });
 };
+
+/**
+ * A job's status as JSON whose 64-bit ids are digits: the manifest's query holds them kept
+ * (shared/big-number.ts), and fastify's JSON.stringify would send their marker strings instead of the
+ * digits clone-manifest.json holds.
+ */
+function sendStatus(reply: FastifyReply, status: CloneJobStatus): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(stringifyKeepingNumbers(status));
+}
 
 /** A finished copy as the page reaches it: at its path on this server's origin (copy-proxy.ts), not at the copy's own port. */
 function throughThisServer(status: CloneJobStatus, request: FastifyRequest, basePath: string): CloneJobStatus {
