@@ -35,7 +35,7 @@ import 'monaco-editor/features/indentation/register';
 import 'monaco-editor/features/cursorUndo/register';
 import 'monaco-editor/features/quickCommand/register';
 import 'monaco-editor/features/placeholderText/register';
-import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
+import { getWorker, jsonDefaults } from 'monaco-editor/languages/features/json/register';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 import { takeJsonWorker } from './early-json-worker.ts';
 
@@ -58,4 +58,4 @@ monaco.editor.defineTheme('jql-dark', {
   },
 });
 
-export { monaco, jsonDefaults };
+export { monaco, jsonDefaults, getWorker };

@@ -3,13 +3,15 @@
  * an undefined one marked as an error, and never altered by formatting (placeholder-format.ts says
  * how). Monaco's own JSON formatter is switched off: it read a bare placeholder as an object and
  * turned `"priority": {{prio}}` into `{ {prio } }`, on paste too. The JSON worker's syntax errors on
- * a placeholder are dropped: it is not an error (an undefined one is, and says so).
+ * a placeholder are dropped: it is not an error (an undefined one is, and says so); the syntax errors
+ * a bare placeholder makes it report elsewhere are replaced by the text's real ones.
  */
 import type { JsonValue } from '../../shared/protocol.ts';
 import { findVariables } from '../state/variables.ts';
 import { inlineCode } from './markdown-text.ts';
-import { jsonDefaults, monaco } from './monaco.ts';
+import { getWorker, jsonDefaults, monaco } from './monaco.ts';
 import { placeholderSafeEdits } from './placeholder-format.ts';
+import { placeholderSyntaxErrors } from './placeholder-syntax.ts';
 
 export interface PlaceholderContext {
   connectionName: string;
@@ -32,16 +34,14 @@ function shown(value: JsonValue): string {
 }
 
 const decorations = new WeakMap<monaco.editor.ITextModel, string[]>();
-const placeholderRanges = new WeakMap<monaco.editor.ITextModel, Array<[number, number]>>();
+/** The editors' models (refreshPlaceholders was called for them): only these hold placeholders. */
+const editorModels = new WeakSet<monaco.editor.ITextModel>();
 
 /** Highlights a model's placeholders and marks the undefined ones; call when its text, connection or values change. */
 export function refreshPlaceholders(model: monaco.editor.ITextModel, context: PlaceholderContext | null): void {
   if (model.isDisposed()) return;
+  editorModels.add(model);
   const uses = findVariables(model.getValue());
-  placeholderRanges.set(
-    model,
-    uses.map((u) => [u.start, u.end]),
-  );
   const defined = (name: string) => context !== null && Object.hasOwn(context.values, name);
   const next = uses.map((u) => ({
     range: toRange(model, u.start, u.end),
@@ -61,21 +61,82 @@ export function refreshPlaceholders(model: monaco.editor.ITextModel, context: Pl
         source: 'variables',
       })),
   );
-  dropJsonMarkersOnPlaceholders(model);
+  settleLater(model);
 }
 
-/** The JSON worker flags a bare placeholder as a syntax error (and a whole-string one as the wrong type): drop those. */
-function dropJsonMarkersOnPlaceholders(model: monaco.editor.ITextModel): void {
-  const ranges = placeholderRanges.get(model);
-  if (!ranges || ranges.length === 0 || model.isDisposed()) return;
-  const markers = monaco.editor.getModelMarkers({ owner: JSON_OWNER, resource: model.uri });
-  const onPlaceholder = (m: monaco.editor.IMarker) => {
+/** The worker's diagnostic as the JSON language writes it (LSP: 0-based positions, severity 1-4). */
+interface WorkerDiagnostic {
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+  severity?: number;
+  message: string;
+  code?: string | number;
+  source?: string;
+}
+/** The worker's `doValidation`, which its published type leaves out (the JSON language calls it). */
+type ValidatingWorker = { doValidation(uri: string): Promise<WorkerDiagnostic[]> };
+
+const SEVERITY = [monaco.MarkerSeverity.Info, monaco.MarkerSeverity.Error, monaco.MarkerSeverity.Warning, monaco.MarkerSeverity.Info, monaco.MarkerSeverity.Hint];
+
+function toMarker(d: WorkerDiagnostic): monaco.editor.IMarkerData {
+  const marker: monaco.editor.IMarkerData = {
+    severity: SEVERITY[d.severity ?? 0] ?? monaco.MarkerSeverity.Info,
+    startLineNumber: d.range.start.line + 1,
+    startColumn: d.range.start.character + 1,
+    endLineNumber: d.range.end.line + 1,
+    endColumn: d.range.end.character + 1,
+    message: d.message,
+  };
+  if (d.code !== undefined) marker.code = String(d.code);
+  if (d.source !== undefined) marker.source = d.source;
+  return marker;
+}
+
+const markerKey = (markers: readonly monaco.editor.IMarkerData[]): string =>
+  JSON.stringify(markers.map((m) => [m.startLineNumber, m.startColumn, m.endLineNumber, m.endColumn, m.severity, m.message]));
+
+/** The key of the JSON markers this module last set on a model: a change to other ones is checked again. */
+const settled = new WeakMap<monaco.editor.ITextModel, string>();
+
+/**
+ * The JSON worker flags a bare placeholder as a syntax error (and a whole-string one as the wrong
+ * type): those are dropped. Monaco's JSON language sets the markers of the text it validated, which
+ * may be an older version than the model's (a validation started before the text changed can end
+ * after the one for the new text): filtered against the placeholders of the current text, such
+ * markers sat where no placeholder is any more, as errors for a text no longer there. So a marker
+ * set not made here is never trusted: the worker validates the current version again, and only when
+ * the model is still at that version are its markers, less those on placeholders, set.
+ */
+async function settleJsonMarkers(model: monaco.editor.ITextModel): Promise<void> {
+  if (model.isDisposed() || !editorModels.has(model) || model.getLanguageId() !== 'json') return;
+  const current = monaco.editor.getModelMarkers({ owner: JSON_OWNER, resource: model.uri });
+  if (settled.get(model) === markerKey(current)) return;
+  const version = model.getVersionId();
+  const worker = (await (await getWorker())(model.uri)) as unknown as ValidatingWorker;
+  const diagnostics = await worker.doValidation(model.uri.toString());
+  // Changed meanwhile: that change starts a validation of its own, whose markers come back here.
+  if (model.isDisposed() || model.getVersionId() !== version) return;
+  const ranges = findVariables(model.getValue()).map((u) => [u.start, u.end] as const);
+  const onPlaceholder = (m: monaco.editor.IMarkerData) => {
     const start = model.getOffsetAt({ lineNumber: m.startLineNumber, column: m.startColumn });
     const end = model.getOffsetAt({ lineNumber: m.endLineNumber, column: m.endColumn });
     return ranges.some(([a, b]) => start < b && end >= a);
   };
-  const kept = markers.filter((m) => !onPlaceholder(m));
-  if (kept.length !== markers.length) monaco.editor.setModelMarkers(model, JSON_OWNER, kept);
+  let kept = diagnostics.map(toMarker).filter((m) => !onPlaceholder(m));
+  // With a bare placeholder, the language's syntax errors (errors; the schema's are warnings) are of
+  // the text as it misread it: the real ones replace them (placeholder-syntax.ts).
+  const syntax = placeholderSyntaxErrors(model.getValue());
+  if (syntax !== null) {
+    kept = [
+      ...kept.filter((m) => m.severity !== monaco.MarkerSeverity.Error),
+      ...syntax.map((p) => ({ ...toRange(model, p.offset, p.offset + p.length), severity: monaco.MarkerSeverity.Error, message: p.message, source: 'json' })),
+    ];
+  }
+  settled.set(model, markerKey(kept));
+  monaco.editor.setModelMarkers(model, JSON_OWNER, kept);
+}
+
+function settleLater(model: monaco.editor.ITextModel): void {
+  settleJsonMarkers(model).catch((error: unknown) => console.error('JSON markers could not be checked', error));
 }
 
 let installed: monaco.IDisposable | null = null;
@@ -113,7 +174,7 @@ export function installPlaceholderSupport(contextOf: (uri: monaco.Uri) => Placeh
     monaco.editor.onDidChangeMarkers((uris) => {
       for (const uri of uris) {
         const model = monaco.editor.getModel(uri);
-        if (model) dropJsonMarkersOnPlaceholders(model);
+        if (model) settleLater(model);
       }
     }),
   ];
