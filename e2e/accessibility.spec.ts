@@ -1,12 +1,17 @@
 /**
  * Accessibility: axe-core's WCAG 2.1 A and AA rules over every view of the rail, with an answer shown,
- * a stream open and a dialog open. A serious or critical violation fails the spec; every view is checked
+ * a stream open and a dialog open, and the watch banner of a `serve --watch` connection. A serious or critical violation fails the spec; every view is checked
  * (soft assertions) so one run names them all, and the count per view is printed for the record.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { startServer, type SpawnedServer } from './fixtures/serve.ts';
 import { expect, test } from './fixtures/test.ts';
 import { StreamsPage } from './pages/streams-page.ts';
+import { WatchBannerPage } from './pages/watch-banner.ts';
 
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const VIEWS = ['Query', 'Upload', 'Streams', 'History', 'Saved', 'Diff', 'Docs'] as const;
@@ -63,4 +68,34 @@ test('every view, with an answer shown, a stream open and a dialog open, has no 
   await app.addConnectionButton.click();
   await expect(app.connectionDialog).toBeVisible();
   await expectNoSeriousViolations(page, 'the Add connection dialog');
+});
+
+test('the watch banner of a `serve --watch` connection, with its migration preview, has no serious or critical WCAG 2.1 AA violation', async ({ app, page, baseURL }) => {
+  test.setTimeout(120_000);
+  // Arrange: a watched workspace whose notes hold a body, then the field removed from its file.
+  const notes = (fields: Record<string, unknown>) => ({
+    name: 'notes',
+    apps: { notes: { models: { Note: { fields: { title: { type: 'string', required: true }, ...fields }, permissions: { retrieve: ['anyone'], create: ['anyone'] } } } } },
+  });
+  const admin = { username: 'keeper', password: 'keeper-secret-1' };
+  const dir = mkdtempSync(join(tmpdir(), 'jql-e2e-axe-watch-'));
+  const file = join(dir, 'jql.workspace.json');
+  writeFileSync(file, JSON.stringify(notes({ body: { type: 'text', null: true } })));
+  let server: SpawnedServer | null = null;
+  try {
+    server = await startServer({ corsOrigin: new URL(baseURL!).origin, admin: `${admin.username}:${admin.password}`, watch: true, workspace: file });
+    await fetch(`${server.url}/jql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ __meta__: { namespace: 'notes.Note', intent: 'create' }, title: 'one', body: 'first body' }) });
+    await app.addConnection('Watched', server.url, admin, { kind: 'development' });
+    writeFileSync(file, JSON.stringify(notes({})));
+    const watch = new WatchBannerPage(app, 'Watched');
+    await expect(watch.change('notes.Note.body')).toContainText('1 row', { timeout: 15_000 });
+    await expect(watch.apply).toBeVisible();
+
+    // Assert: the view with the banner shown.
+    await app.showView('Query');
+    await expectNoSeriousViolations(page, 'the Query view with the watch banner shown');
+  } finally {
+    await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
