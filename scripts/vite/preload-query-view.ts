@@ -45,11 +45,23 @@ export function queryViewPreloads(bundle: OutputBundle, entry: OutputChunk | und
   if (files.length === 0) return [];
   const size = (file: string) => (bundle[file] as OutputChunk).code.length;
   const largest = files.reduce((a, b) => (size(b) > size(a) ? b : a));
-  return files.map((file) => ({
+  const scripts: HtmlTagDescriptor[] = files.map((file) => ({
     tag: 'link',
     attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
     injectTo: file === largest ? 'head-prepend' : 'head',
   }));
+  // Vite's import() of a chunk first adds its stylesheets and waits for them to load (Monaco's is
+  // 174 kB): asked for only once the entry chunk ran, they held the Query view's import() back after
+  // Monaco's chunk was ready. Preloaded (not applied: the first paint does not wait for them), that
+  // stylesheet comes from the page's memory cache. `crossorigin` as Vite's own <link> has it, or the
+  // preload would not be reused.
+  const styles = [...new Set(files.flatMap((file) => [...((bundle[file] as OutputChunk).viteMetadata?.importedCss ?? [])]))];
+  const stylesheets: HtmlTagDescriptor[] = styles.map((file) => ({
+    tag: 'link',
+    attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${file}` },
+    injectTo: 'head-prepend',
+  }));
+  return [scripts.find((tag) => tag.injectTo === 'head-prepend')!, ...stylesheets, ...scripts.filter((tag) => tag.injectTo !== 'head-prepend')];
 }
 
 /** The Vite plugin: `modules` as for queryViewPreloads. */
