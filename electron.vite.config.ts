@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
-import type { OutputBundle, OutputChunk } from 'rolldown';
+import { preloadQueryView } from './scripts/vite/preload-query-view.ts';
 
 /**
  * The server finds its demo workspace next to its own module (`new URL('./workspace.json',
@@ -28,53 +28,6 @@ function copyDemoWorkspace(): Plugin {
         if (/\.(ts|tsx)$/.test(name)) continue;
         cpSync(path, join(outDir, name), { recursive: statSync(path).isDirectory() });
       }
-    },
-  };
-}
-
-/**
- * The window opens on the Query view, whose chunk holds Monaco: the page asks for it (and the chunks
- * it imports) with `<link rel="modulepreload">` in index.html, so its download and compilation start
- * while the HTML is parsed, beside the entry script, instead of once the entry script has run and
- * reached its `import()` (App.tsx). So is the JSON language's chunk, which Monaco imports only when the
- * first JSON model is made. `modules`: the end of each module's path whose chunk is preloaded.
- */
-function preloadChunksOf(modules: readonly string[]): Plugin {
-  const chunksFrom = (bundle: OutputBundle, first: OutputChunk, skip: ReadonlySet<string>): string[] => {
-    const files: string[] = [];
-    const visit = (fileName: string) => {
-      const chunk = bundle[fileName];
-      if (!chunk || chunk.type !== 'chunk' || skip.has(fileName) || files.includes(fileName)) return;
-      files.push(fileName);
-      for (const next of chunk.imports) visit(next);
-    };
-    visit(first.fileName);
-    return files;
-  };
-  return {
-    name: 'jql:preload-query-view',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, context) {
-        const bundle = context.bundle;
-        if (!bundle) return [];
-        const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
-        // What the entry script already loads is preloaded by Vite itself.
-        const skip = new Set(context.chunk ? [context.chunk.fileName, ...context.chunk.imports] : []);
-        const files = modules.flatMap((module) => {
-          const target = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module));
-          if (!target) throw new Error(`jql:preload-query-view: no chunk for ${module}`);
-          const found = chunksFrom(bundle, target, skip);
-          for (const file of found) skip.add(file);
-          return found;
-        });
-        return files.map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` },
-          injectTo: 'head' as const,
-        }));
-      },
     },
   };
 }
@@ -108,6 +61,6 @@ export default defineConfig(({ command, mode }) => ({
       rolldownOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
     worker: { format: 'es' },
-    plugins: [react(), preloadChunksOf(['src/renderer/app/views/QueryView.tsx', '/jsonMode.js'])],
+    plugins: [react(), preloadQueryView(['src/renderer/app/views/QueryView.tsx', '/jsonMode.js'])],
   },
 }));
