@@ -1,7 +1,8 @@
 /**
  * `__system__`: the SQL statements the request ran, with parameters and times (query_info_level).
- * Only the first SHOWN_SQL statements are drawn, with a sentence saying how many more there are;
- * the boundary reads no more than those (count-caps.ts), so a misfit past them is not named.
+ * Only the first SHOWN_SQL statements are listed, with a sentence saying how many more there are;
+ * the boundary reads no more than those (count-caps.ts), so a misfit past them is not named. Of
+ * those listed, only the ones in view are drawn (VirtualList.tsx).
  */
 import type { JSX } from 'react';
 import type { SystemInfo } from '../../../shared/protocol.ts';
@@ -10,6 +11,10 @@ import { VisibleControls } from '../../components/visible-controls.tsx';
 import { stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { cutSentence, firstOf, SHOWN_SQL } from './count-bounds.ts';
 import { CutNotice } from './CutNotice.tsx';
+import { VirtualList } from './VirtualList.tsx';
+
+/** A statement's height before it is measured: its number, one line of SQL and one of parameters. */
+const STATEMENT_HEIGHT = 94;
 
 export function SqlPanel(props: {
   system: SystemInfo | null;
@@ -53,22 +58,30 @@ function SqlList(props: { sql: NonNullable<SystemInfo['sql']>; unread: number })
   return (
     <>
       <CutNotice sentence={cutSentence(shown.length, cut, 'statements', 'the Raw view')} />
-      <ol className="sql-list">
-        {shown.map((s, i) => (
-          <li key={i} className="sql-item" data-testid="sql-statement">
-            <div className="sql-meta muted">
-              #{i + 1} · {formatMs(s.time_ms)}
-            </div>
-            <pre className="sql-text">{s.sql}</pre>
-            {/* Parameters are data: a bidi or zero-width character is drawn visibly, a 64-bit id by its digits. */}
-            {s.params.length > 0 && (
-              <pre className="sql-params">
-                params: <VisibleControls text={stringifyKeepingNumbers(s.params)} />
-              </pre>
-            )}
-          </li>
-        ))}
-      </ol>
+      <VirtualList
+        as="ol"
+        className="sql-list"
+        items={shown}
+        estimateHeight={STATEMENT_HEIGHT}
+        renderItem={(s, i) => ({
+          className: 'sql-item',
+          testId: 'sql-statement',
+          content: (
+            <>
+              <div className="sql-meta muted">
+                #{i + 1} · {formatMs(s.time_ms)}
+              </div>
+              <pre className="sql-text">{s.sql}</pre>
+              {/* Parameters are data: a bidi or zero-width character is drawn visibly, a 64-bit id by its digits. */}
+              {s.params.length > 0 && (
+                <pre className="sql-params">
+                  params: <VisibleControls text={stringifyKeepingNumbers(s.params)} />
+                </pre>
+              )}
+            </>
+          ),
+        })}
+      />
     </>
   );
 }
