@@ -8,11 +8,22 @@ export type ParseKind = 'answer' | 'describe';
 
 export interface ParseRequest {
   id: number;
-  /** Transferred, not copied: the caller keeps its own copy of the bytes for raw view and saving. */
+  /**
+   * Transferred, not copied. Either a copy (the caller keeps its own bytes), or, with `raw`, the
+   * caller's own bytes handed over: the worker then makes the raw Blob of them and sends it first.
+   */
   buffer: ArrayBuffer;
+  /** Make the raw answer's Blob (of this type) in the worker, so the window copies no large body. */
+  raw?: { type: string };
   httpStatus: number;
   hints: NormalizeHints;
   kind: ParseKind;
 }
 
-export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead } | { id: number; failure: string };
+export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead } | { id: number; failure: string } | RawReply;
+
+/** The raw answer, sent before the parse starts: a parse that fails or stops the worker cannot lose it. */
+export interface RawReply {
+  id: number;
+  raw: Blob;
+}

@@ -13,7 +13,9 @@ const scope = self as unknown as {
 };
 
 scope.onmessage = (event) => {
-  const { id, buffer, ...request } = event.data;
+  const { id, buffer, raw, ...request } = event.data;
+  // A Blob crosses to the window by reference: its bytes are not copied on the window's thread.
+  if (raw) scope.postMessage({ id, raw: new Blob([buffer], { type: raw.type }) });
   let reply: ParseReply;
   try {
     reply = { id, ...readAnswer(request, new TextDecoder().decode(buffer)) };
