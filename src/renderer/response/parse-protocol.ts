@@ -1,6 +1,7 @@
 /** Messages between parse-response.ts and parse.worker.ts. */
 import type { DescribeRead } from './schema/describe-schema.ts';
 import type { NormalizeHints } from './normalize-envelope.ts';
+import type { LongString } from './long-strings.ts';
 import type { ResultView } from './result-view.ts';
 
 /** `answer`: a /jql answer for the viewer; `describe`: a system.Schema.describe answer, read into a DescribeResult too. */
@@ -20,7 +21,8 @@ export interface ParseRequest {
   kind: ParseKind;
 }
 
-export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead } | { id: number; failure: string } | RawReply;
+/** `longStrings`: strings taken out of the reply, to put back before it is read (long-strings.ts). */
+export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead; longStrings?: LongString[] } | { id: number; failure: string } | RawReply;
 
 /** The raw answer, sent before the parse starts: a parse that fails or stops the worker cannot lose it. */
 export interface RawReply {

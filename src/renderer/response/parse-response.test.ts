@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeText } from './normalize-envelope.ts';
 import type { ParseReply, ParseRequest } from './parse-protocol.ts';
+import { takeLongStrings } from './long-strings.ts';
 import { parseResponseBody, parseRunBody, parsesOffThread, type WorkerLike } from './parse-response.ts';
 
 const encode = (v: unknown): ArrayBuffer => new TextEncoder().encode(JSON.stringify(v)).buffer as ArrayBuffer;
@@ -29,7 +30,10 @@ function fakeWorker(crash = false): WorkerLike & { received: ParseRequest[]; tra
           for (const l of errorListeners) l({ message: 'out of memory' } as ErrorEvent);
           return;
         }
-        send({ id: message.id, view: normalizeText(new TextDecoder().decode(message.buffer), message.httpStatus, message.hints) });
+        const reply = { id: message.id, view: normalizeText(new TextDecoder().decode(message.buffer), message.httpStatus, message.hints) };
+        // As the real worker does: long strings travel as bytes.
+        const longStrings = takeLongStrings(reply, 100);
+        send(longStrings.length > 0 ? { ...reply, longStrings } : reply);
       });
     },
     addEventListener(type: string, listener: never) {
@@ -56,6 +60,12 @@ describe('parseResponseBody', () => {
     expect(worker.received).toHaveLength(1);
     expect(view.sections[0]?.payload).toEqual([{ id: 1 }]);
     expect(bytes.byteLength).toBeGreaterThan(0);
+  });
+
+  it('puts back the long strings the worker sent as bytes before anyone reads the view', async () => {
+    const long = `${'x\u200b'.repeat(200)}12345678901234567890`;
+    const view = await parseResponseBody(encode({ ...body, __payload__: [{ id: 1, body: long }] }), 200, {}, { threshold: 10, getWorker: () => fakeWorker() });
+    expect(view.sections[0]?.payload).toEqual([{ id: 1, body: long }]);
   });
 
   it('falls back to the main thread when no worker can be made', async () => {

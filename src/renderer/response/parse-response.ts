@@ -6,6 +6,7 @@
  */
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
 import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
+import { putBackLongStrings } from './long-strings.ts';
 import { readAnswer } from './read-answer.ts';
 import type { ResultView } from './result-view.ts';
 import type { DescribeRead } from './schema/describe-schema.ts';
@@ -45,7 +46,14 @@ function wire(worker: WorkerLike): void {
       return;
     }
     pending.delete(id);
-    waiter.done({ ...reply, ...(waiter.raw ? { raw: waiter.raw } : {}) });
+    const finish = (outcome: Outcome) => waiter.done({ ...outcome, ...(waiter.raw ? { raw: waiter.raw } : {}) });
+    if (!('longStrings' in reply) || !reply.longStrings) return finish(reply);
+    // The long strings come as bytes: decoded in pieces, the answer is handed on once whole again.
+    const { longStrings, ...answer } = reply;
+    void putBackLongStrings(answer as unknown as Record<string, unknown>, longStrings).then(
+      () => finish(answer),
+      (err: Error) => finish({ failure: `The answer could not be read (${err.message}).` }),
+    );
   });
   worker.addEventListener('error', (event: ErrorEvent) => {
     for (const [id, waiter] of pending) {
