@@ -6,6 +6,7 @@
  */
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
 import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
+import { putBackLongStrings } from './long-strings.ts';
 import { readAnswer } from './read-answer.ts';
 import type { ResultView } from './result-view.ts';
 import type { DescribeRead } from './schema/describe-schema.ts';
@@ -26,9 +27,11 @@ export interface ParseOptions {
 }
 
 type Answer = Omit<Extract<ParseReply, { view: unknown }>, 'id'>;
+/** What a request waits for: the answer or a failure, with the raw Blob when the worker made it. */
+type Outcome = (Answer | { failure: string }) & { raw?: Blob };
 
 let nextId = 1;
-const pending = new Map<number, (answer: Answer | { failure: string }) => void>();
+const pending = new Map<number, { done: (outcome: Outcome) => void; raw?: Blob }>();
 const wired = new WeakSet<WorkerLike>();
 
 function wire(worker: WorkerLike): void {
@@ -38,13 +41,24 @@ function wire(worker: WorkerLike): void {
     const { id, ...reply } = event.data;
     const waiter = pending.get(id);
     if (!waiter) return;
+    if ('raw' in reply) {
+      waiter.raw = reply.raw;
+      return;
+    }
     pending.delete(id);
-    waiter(reply);
+    const finish = (outcome: Outcome) => waiter.done({ ...outcome, ...(waiter.raw ? { raw: waiter.raw } : {}) });
+    if (!('longStrings' in reply) || !reply.longStrings) return finish(reply);
+    // The long strings come as bytes: decoded in pieces, the answer is handed on once whole again.
+    const { longStrings, ...answer } = reply;
+    void putBackLongStrings(answer as unknown as Record<string, unknown>, longStrings).then(
+      () => finish(answer),
+      (err: Error) => finish({ failure: `The answer could not be read (${err.message}).` }),
+    );
   });
   worker.addEventListener('error', (event: ErrorEvent) => {
     for (const [id, waiter] of pending) {
       pending.delete(id);
-      waiter({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).` });
+      waiter.done({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).`, ...(waiter.raw ? { raw: waiter.raw } : {}) });
     }
   });
 }
@@ -65,24 +79,40 @@ export function parsesOffThread(byteLength: number, threshold = OFF_THREAD_THRES
   return byteLength > threshold;
 }
 
-async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, kind: ParseKind, options: ParseOptions): Promise<Answer> {
+/**
+ * `raw`: the caller hands its bytes over (they are transferred, not copied) and gets their Blob back,
+ * made in the worker; without it the worker gets a copy and the caller keeps its bytes.
+ */
+async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, kind: ParseKind, options: ParseOptions, raw?: { type: string }): Promise<Answer & { raw?: Blob }> {
   const worker = parsesOffThread(bytes.byteLength, options.threshold) ? (options.getWorker ?? appParseWorker)() : null;
   if (!worker) {
+    const blob = raw ? { raw: new Blob([bytes], { type: raw.type }) } : {};
     try {
-      return readAnswer({ httpStatus, hints, kind }, new TextDecoder().decode(bytes));
+      return { ...readAnswer({ httpStatus, hints, kind }, new TextDecoder().decode(bytes)), ...blob };
     } catch (err) {
-      return { view: notJsonView(httpStatus, `The answer could not be read (${(err as Error).message}).`) };
+      return { view: notJsonView(httpStatus, `The answer could not be read (${(err as Error).message}).`), ...blob };
     }
   }
   wire(worker);
   const id = nextId++;
-  // A copy goes to the worker (transferred), so the caller's buffer stays usable.
-  const copy = bytes.slice(0);
-  const reply = await new Promise<Answer | { failure: string }>((resolve) => {
-    pending.set(id, resolve);
-    worker.postMessage({ id, buffer: copy, httpStatus, hints, kind }, [copy]);
+  const sent = raw ? bytes : bytes.slice(0);
+  const reply = await new Promise<Outcome>((done) => {
+    pending.set(id, { done });
+    worker.postMessage({ id, buffer: sent, httpStatus, hints, kind, ...(raw ? { raw } : {}) }, [sent]);
   });
-  return 'failure' in reply ? { view: notJsonView(httpStatus, reply.failure) } : reply;
+  if (!('failure' in reply)) return reply;
+  return { view: notJsonView(httpStatus, reply.failure), ...(reply.raw ? { raw: reply.raw } : {}) };
+}
+
+/**
+ * An answer to show with its raw bytes (the Run of an editor tab): the bytes are handed over, not
+ * copied (a 50 MB answer would be copied twice on the window's thread, issue 31), and come back as
+ * the raw Blob, the exact bytes the Raw view and "save" use. `bytes` cannot be read after the call.
+ */
+export async function parseRunBody(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, type: string, options: ParseOptions = {}): Promise<{ view: ResultView; raw: Blob }> {
+  const { view, raw } = await read(bytes, httpStatus, hints, 'answer', options, { type });
+  // Only a worker that stopped before it made the Blob leaves none: the view then says it failed.
+  return { view, raw: raw ?? new Blob([], { type }) };
 }
 
 export async function parseResponseBody(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, options: ParseOptions = {}): Promise<ResultView> {

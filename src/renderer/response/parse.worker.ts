@@ -5,15 +5,18 @@
  * the console.
  */
 import type { ParseReply, ParseRequest } from './parse-protocol.ts';
+import { takeLongStrings } from './long-strings.ts';
 import { readAnswer } from './read-answer.ts';
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ParseRequest>) => void) | null;
-  postMessage(message: ParseReply): void;
+  postMessage(message: ParseReply, transfer?: Transferable[]): void;
 };
 
 scope.onmessage = (event) => {
-  const { id, buffer, ...request } = event.data;
+  const { id, buffer, raw, ...request } = event.data;
+  // A Blob crosses to the window by reference: its bytes are not copied on the window's thread.
+  if (raw) scope.postMessage({ id, raw: new Blob([buffer], { type: raw.type }) });
   let reply: ParseReply;
   try {
     reply = { id, ...readAnswer(request, new TextDecoder().decode(buffer)) };
@@ -21,7 +24,11 @@ scope.onmessage = (event) => {
     reply = { id, failure: `The answer could not be read (${(err as Error).message}).` };
   }
   try {
-    scope.postMessage(reply);
+    if ('view' in reply) {
+      const longStrings = takeLongStrings(reply as unknown as Record<string, unknown>);
+      if (longStrings.length > 0) reply = { ...reply, longStrings };
+    }
+    scope.postMessage(reply, 'longStrings' in reply && reply.longStrings ? reply.longStrings.map((s) => s.bytes) : []);
   } catch (err) {
     scope.postMessage({ id, failure: `The answer could not be handed to the window (${(err as Error).message}); it may be nested too deeply to show. See the raw answer.` });
   }

@@ -6,7 +6,7 @@
  * result and its summary, and reports the run to the run log (the history records it).
  */
 import type { DescribeResult } from '../../shared/protocol.ts';
-import { parseResponseBody, type ParseOptions } from '../response/parse-response.ts';
+import { parseRunBody, type ParseOptions } from '../response/parse-response.ts';
 import { buildRunRequest, hasCredential } from '../transport/jql-client.ts';
 import { CancelledError, type Transport } from '../transport/transport.ts';
 import type { ConnectionsStore } from './connections-store.ts';
@@ -82,16 +82,18 @@ export async function runTab(deps: RunDeps, tabId: string, options: RunTabOption
   const who = { id: target.connectionId, name: connection.name };
   try {
     const response = await deps.transport.send(request, { signal: controller.signal });
-    const view = await parseResponseBody(response.body, response.status, { renderOnlyData: asksOnlyData(filled.text) }, deps.parse);
-    if (controller.signal.aborted) throw new CancelledError();
+    // Measured first: the body is handed to the parse, which gives it back as the raw Blob.
     const size = response.body.byteLength;
+    const type = response.headers['content-type'] ?? 'application/json';
+    const { view, raw } = await parseRunBody(response.body, response.status, { renderOnlyData: asksOnlyData(filled.text) }, type, deps.parse);
+    if (controller.signal.aborted) throw new CancelledError();
     deps.results.set(tabId, {
       status: 'done',
       runId,
       request,
       queryText: tab.text,
       view,
-      raw: new Blob([response.body], { type: response.headers['content-type'] ?? 'application/json' }),
+      raw,
       size,
       timeMs: response.timeMs,
       statusText: response.statusText,

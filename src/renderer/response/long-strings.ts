@@ -1,0 +1,80 @@
+/**
+ * Long strings cross from the parse worker to the window as bytes, not as strings (issue 31): the
+ * structured clone of a 50 MB string took over a second to read on the window's thread, in one task.
+ * The worker takes every string past `LONG_STRING_BYTES` out of its reply (leaving '' in its place)
+ * and sends its UTF-8 bytes as a transferred buffer, with the path to put it back; the window decodes
+ * them a piece at a time, giving the thread back between pieces, and puts the exact same text back
+ * where it was. Nothing the views see changes: the reply is whole again before anyone reads it.
+ */
+import { nextTask } from '../../shared/capped-body.ts';
+
+/** Strings longer than this (in UTF-16 units) travel as bytes. */
+export const LONG_STRING_BYTES = 256 * 1024;
+/** Bytes decoded between two pauses on the window's thread. */
+export const DECODE_PIECE_BYTES = 1024 * 1024;
+
+export interface LongString {
+  /** Keys and indexes from the top of the reply down to the string. */
+  path: Array<string | number>;
+  bytes: ArrayBuffer;
+}
+
+type Container = Record<string, unknown> | unknown[];
+const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer);
+
+/**
+ * Takes the long strings out of `root` (in place) and hands them back as bytes. Walks with its own
+ * stack (a deeply nested answer must not overflow it) and visits a shared object once.
+ */
+export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): LongString[] {
+  const found: LongString[] = [];
+  const seen = new Set<object>();
+  // Each entry links to its parent: a path is built only for a string that is found, so a deeply
+  // nested answer is not walked in time proportional to the square of its depth.
+  interface At {
+    node: Container;
+    up: At | null;
+    key: string | number;
+  }
+  const pathOf = (at: At, key: string | number): Array<string | number> => {
+    const path = [key];
+    for (let cur: At | null = at; cur?.up; cur = cur.up) path.push(cur.key);
+    return path.reverse();
+  };
+  const stack: At[] = [{ node: root, up: null, key: '' }];
+  const encoder = new TextEncoder();
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (seen.has(at.node)) continue;
+    seen.add(at.node);
+    const node = at.node as Record<string | number, unknown>;
+    const keys: Array<string | number> = Array.isArray(at.node) ? at.node.map((_, i) => i) : Object.keys(node);
+    for (const key of keys) {
+      const value = node[key];
+      if (typeof value === 'string' && value.length > limit) {
+        found.push({ path: pathOf(at, key), bytes: encoder.encode(value).buffer as ArrayBuffer });
+        node[key] = '';
+      } else if (isContainer(value)) {
+        stack.push({ node: value, up: at, key });
+      }
+    }
+  }
+  return found;
+}
+
+/** Decodes each string's bytes in pieces, pausing between them, and puts it back at its path. */
+export async function putBackLongStrings(root: Container, strings: readonly LongString[], { pieceBytes = DECODE_PIECE_BYTES, pause = nextTask } = {}): Promise<void> {
+  for (const { path, bytes } of strings) {
+    const decoder = new TextDecoder();
+    let text = '';
+    for (let at = 0; at < bytes.byteLength; at += pieceBytes) {
+      const end = Math.min(at + pieceBytes, bytes.byteLength);
+      // `stream`: a character cut between two pieces is joined, not replaced.
+      text += decoder.decode(new Uint8Array(bytes, at, end - at), { stream: end < bytes.byteLength });
+      if (end < bytes.byteLength) await pause();
+    }
+    let node: unknown = root;
+    for (const key of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[key];
+    (node as Record<string | number, unknown>)[path[path.length - 1]!] = text;
+  }
+}
