@@ -4,6 +4,7 @@
  * Blob for the raw view and for saving to a file. A worker that fails leaves a view that says so
  * (with the raw body still there), never a thrown error.
  */
+import { DescribeAssembler, isDescribeSlice, type DescribeSliceMessage } from './describe-slices.ts';
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
 import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
 import { readAnswer } from './read-answer.ts';
@@ -15,7 +16,7 @@ export const OFF_THREAD_THRESHOLD_BYTES = 256 * 1024;
 
 export interface WorkerLike {
   postMessage(message: ParseRequest, transfer: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<ParseReply>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<ParseReply | DescribeSliceMessage>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 }
 
@@ -29,21 +30,34 @@ type Answer = Omit<Extract<ParseReply, { view: unknown }>, 'id'>;
 
 let nextId = 1;
 const pending = new Map<number, (answer: Answer | { failure: string }) => void>();
+/** The slices of a large describe received so far, by request (describe-slices.ts). */
+const assembling = new Map<number, DescribeAssembler>();
 const wired = new WeakSet<WorkerLike>();
 
 function wire(worker: WorkerLike): void {
   if (wired.has(worker)) return;
   wired.add(worker);
-  worker.addEventListener('message', (event: MessageEvent<ParseReply>) => {
-    const { id, ...reply } = event.data;
+  worker.addEventListener('message', (event: MessageEvent<ParseReply | DescribeSliceMessage>) => {
+    const message = event.data;
+    if (isDescribeSlice(message)) {
+      if (!pending.has(message.id)) return;
+      let assembler = assembling.get(message.id);
+      if (!assembler) assembling.set(message.id, (assembler = new DescribeAssembler()));
+      return assembler.add(message.slice);
+    }
+    const { id, ...reply } = message;
     const waiter = pending.get(id);
+    const assembler = assembling.get(id);
+    assembling.delete(id);
     if (!waiter) return;
     pending.delete(id);
+    if (assembler && 'view' in reply && reply.describe?.describe) reply.describe.describe = assembler.finish(reply.describe.describe);
     waiter(reply);
   });
   worker.addEventListener('error', (event: ErrorEvent) => {
     for (const [id, waiter] of pending) {
       pending.delete(id);
+      assembling.delete(id);
       waiter({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).` });
     }
   });

@@ -5,11 +5,12 @@
  * the console.
  */
 import type { ParseReply, ParseRequest } from './parse-protocol.ts';
+import { inSlices, type DescribeSliceMessage } from './describe-slices.ts';
 import { readAnswer } from './read-answer.ts';
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ParseRequest>) => void) | null;
-  postMessage(message: ParseReply): void;
+  postMessage(message: ParseReply | DescribeSliceMessage): void;
 };
 
 scope.onmessage = (event) => {
@@ -21,7 +22,8 @@ scope.onmessage = (event) => {
     reply = { id, failure: `The answer could not be read (${(err as Error).message}).` };
   }
   try {
-    scope.postMessage(reply);
+    // A large describe goes in slices, each rebuilt on the window's thread as a task of its own.
+    for (const message of inSlices(reply)) scope.postMessage(message);
   } catch (err) {
     scope.postMessage({ id, failure: `The answer could not be handed to the window (${(err as Error).message}); it may be nested too deeply to show. See the raw answer.` });
   }
