@@ -45,12 +45,15 @@ const encode = (v: unknown): ArrayBuffer => new TextEncoder().encode(JSON.string
  * A worker stand-in that runs what parse.worker.ts runs (readAnswer, then inSlices) and hands each
  * message over as its own structured clone, one macrotask each, as a real worker does.
  */
-function slicingWorker(max: number): WorkerLike & { sent: Array<ParseReply | DescribeSliceMessage> } {
+function slicingWorker(max: number): WorkerLike & { sent: Array<ParseReply | DescribeSliceMessage>; buffers: ArrayBuffer[] } {
   const listeners: Array<(e: MessageEvent<ParseReply | DescribeSliceMessage>) => void> = [];
   const sent: Array<ParseReply | DescribeSliceMessage> = [];
+  const buffers: ArrayBuffer[] = [];
   return {
     sent,
+    buffers,
     postMessage({ id, buffer, ...request }: ParseRequest) {
+      buffers.push(buffer);
       const reply: ParseReply = { id, ...readAnswer(request, new TextDecoder().decode(buffer)) };
       for (const message of inSlices(reply, max)) {
         sent.push(message);
@@ -103,6 +106,17 @@ describe('a large describe crosses from the parse worker in slices', () => {
     const whole = await readWhole(answer);
     expect(Object.keys(read.describe!.describe!.apps.big!.models)).toEqual(Object.keys(whole!.apps.big!.models));
     expect(read.describe?.describe).toEqual(whole);
+  });
+
+  it('moves a body the caller hands over to the worker as it is, and copies one it keeps', async () => {
+    const worker = slicingWorker(DESCRIBE_SLICE_NAMESPACES);
+    const kept = encode(describeAnswer(3));
+    await parseDescribeBody(kept, 200, { threshold: 10, getWorker: () => worker });
+    expect(worker.buffers[0]).not.toBe(kept);
+    const handed = encode(describeAnswer(3));
+    const read = await parseDescribeBody(handed, 200, { threshold: 10, getWorker: () => worker, handOver: true });
+    expect(worker.buffers[1]).toBe(handed);
+    expect(read.describe?.describe).toEqual(await readWhole(describeAnswer(3)));
   });
 
   it('passes a reply without a describe as it is', () => {
