@@ -5,6 +5,7 @@
  * (with the raw body still there), never a thrown error.
  */
 import { DescribeAssembler, isDescribeSlice, type DescribeSliceMessage } from './describe-slices.ts';
+import { textNestsDeeperThan } from './json-depth.ts';
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
 import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
 import { readAnswer } from './read-answer.ts';
@@ -85,7 +86,9 @@ export function parsesOffThread(byteLength: number, threshold = OFF_THREAD_THRES
 }
 
 async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, kind: ParseKind, options: ParseOptions): Promise<Answer> {
-  const worker = parsesOffThread(bytes.byteLength, options.threshold) ? (options.getWorker ?? appParseWorker)() : null;
+  // A small body nested too deep costs as much as a large one: it goes to the worker too.
+  const offThread = parsesOffThread(bytes.byteLength, options.threshold) || textNestsDeeperThan(new Uint8Array(bytes));
+  const worker = offThread ? (options.getWorker ?? appParseWorker)() : null;
   if (!worker) {
     try {
       return readAnswer({ httpStatus, hints, kind }, new TextDecoder().decode(bytes));
