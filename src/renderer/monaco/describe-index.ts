@@ -12,8 +12,20 @@ export interface NamespaceInfo {
   intents: string[];
 }
 
-/** Every namespace of a describe result with its kind and intents, models first. */
-export function listNamespaces(d: DescribeResult): NamespaceInfo[] {
+const listed = new WeakMap<DescribeResult, readonly NamespaceInfo[]>();
+
+/**
+ * Every namespace of a describe result with its kind and intents, models first. A describe is
+ * never changed once read, so its list is made once: the schema, the status bar, the templates and
+ * each hover ask for it, and for 100,000 models each asking would walk them all again (issue 31).
+ */
+export function listNamespaces(d: DescribeResult): readonly NamespaceInfo[] {
+  let out = listed.get(d);
+  if (!out) listed.set(d, (out = namespacesOf(d)));
+  return out;
+}
+
+function namespacesOf(d: DescribeResult): NamespaceInfo[] {
   const out: NamespaceInfo[] = [];
   for (const [app, def] of Object.entries(d.apps ?? {})) {
     for (const [name, m] of Object.entries(def.models ?? {})) out.push({ namespace: `${app}.${name}`, kind: 'model', intents: m.intents ?? [] });

@@ -29,7 +29,7 @@ const about = (key: string): string => META_HELP[key]?.text ?? '';
 export const LAZY_SCHEMA_ABOVE = 2_000;
 export const OFFERED_NAMESPACES = 1_000;
 
-function genericMeta(namespaces: NamespaceInfo[]): JsonSchema {
+function genericMeta(namespaces: readonly NamespaceInfo[]): JsonSchema {
   // One pass: a namespace can be a model and a collection at once (each kind is listed).
   const byName = new Map<string, string[]>();
   for (const n of namespaces) {

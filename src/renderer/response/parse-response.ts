@@ -4,6 +4,8 @@
  * Blob for the raw view and for saving to a file. A worker that fails leaves a view that says so
  * (with the raw body still there), never a thrown error.
  */
+import { DescribeAssembler, isDescribeSlice, type DescribeSliceMessage } from './describe-slices.ts';
+import { textNestsDeeperThan } from './json-depth.ts';
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
 import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
 import { putBackLongStrings } from './long-strings.ts';
@@ -16,7 +18,7 @@ export const OFF_THREAD_THRESHOLD_BYTES = 256 * 1024;
 
 export interface WorkerLike {
   postMessage(message: ParseRequest, transfer: Transferable[]): void;
-  addEventListener(type: 'message', listener: (event: MessageEvent<ParseReply>) => void): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<ParseReply | DescribeSliceMessage>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 }
 
@@ -24,6 +26,11 @@ export interface ParseOptions {
   threshold?: number;
   /** Made lazily the first time a body is large; tests pass a fake, the app the real worker. */
   getWorker?: () => WorkerLike | null;
+  /**
+   * The caller needs the bytes no more (a describe's): they move to the worker as they are, not
+   * copied first (a copy of 19 MB is a pause of its own on the window's thread). They read as empty after.
+   */
+  handOver?: boolean;
 }
 
 type Answer = Omit<Extract<ParseReply, { view: unknown }>, 'id'>;
@@ -32,20 +39,32 @@ type Outcome = (Answer | { failure: string }) & { raw?: Blob };
 
 let nextId = 1;
 const pending = new Map<number, { done: (outcome: Outcome) => void; raw?: Blob }>();
+/** The slices of a large describe received so far, by request (describe-slices.ts). */
+const assembling = new Map<number, DescribeAssembler>();
 const wired = new WeakSet<WorkerLike>();
 
 function wire(worker: WorkerLike): void {
   if (wired.has(worker)) return;
   wired.add(worker);
-  worker.addEventListener('message', (event: MessageEvent<ParseReply>) => {
-    const { id, ...reply } = event.data;
+  worker.addEventListener('message', (event: MessageEvent<ParseReply | DescribeSliceMessage>) => {
+    const message = event.data;
+    if (isDescribeSlice(message)) {
+      if (!pending.has(message.id)) return;
+      let assembler = assembling.get(message.id);
+      if (!assembler) assembling.set(message.id, (assembler = new DescribeAssembler()));
+      return assembler.add(message.slice);
+    }
+    const { id, ...reply } = message;
     const waiter = pending.get(id);
-    if (!waiter) return;
     if ('raw' in reply) {
-      waiter.raw = reply.raw;
+      if (waiter) waiter.raw = reply.raw;
       return;
     }
+    const assembler = assembling.get(id);
+    assembling.delete(id);
+    if (!waiter) return;
     pending.delete(id);
+    if (assembler && 'view' in reply && reply.describe?.describe) reply.describe.describe = assembler.finish(reply.describe.describe);
     const finish = (outcome: Outcome) => waiter.done({ ...outcome, ...(waiter.raw ? { raw: waiter.raw } : {}) });
     if (!('longStrings' in reply) || !reply.longStrings) return finish(reply);
     // The long strings come as bytes: decoded in pieces, the answer is handed on once whole again.
@@ -58,6 +77,7 @@ function wire(worker: WorkerLike): void {
   worker.addEventListener('error', (event: ErrorEvent) => {
     for (const [id, waiter] of pending) {
       pending.delete(id);
+      assembling.delete(id);
       waiter.done({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).`, ...(waiter.raw ? { raw: waiter.raw } : {}) });
     }
   });
@@ -81,10 +101,13 @@ export function parsesOffThread(byteLength: number, threshold = OFF_THREAD_THRES
 
 /**
  * `raw`: the caller hands its bytes over (they are transferred, not copied) and gets their Blob back,
- * made in the worker; without it the worker gets a copy and the caller keeps its bytes.
+ * made in the worker; without it the worker gets a copy and the caller keeps its bytes (unless
+ * `options.handOver`).
  */
 async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHints, kind: ParseKind, options: ParseOptions, raw?: { type: string }): Promise<Answer & { raw?: Blob }> {
-  const worker = parsesOffThread(bytes.byteLength, options.threshold) ? (options.getWorker ?? appParseWorker)() : null;
+  // A small body nested too deep costs as much as a large one: it goes to the worker too.
+  const offThread = parsesOffThread(bytes.byteLength, options.threshold) || textNestsDeeperThan(new Uint8Array(bytes));
+  const worker = offThread ? (options.getWorker ?? appParseWorker)() : null;
   if (!worker) {
     const blob = raw ? { raw: new Blob([bytes], { type: raw.type }) } : {};
     try {
@@ -95,7 +118,8 @@ async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHint
   }
   wire(worker);
   const id = nextId++;
-  const sent = raw ? bytes : bytes.slice(0);
+  // A copy goes to the worker (transferred), so the caller's buffer stays usable, unless it is handed over.
+  const sent = raw || options.handOver ? bytes : bytes.slice(0);
   const reply = await new Promise<Outcome>((done) => {
     pending.set(id, { done });
     worker.postMessage({ id, buffer: sent, httpStatus, hints, kind, ...(raw ? { raw } : {}) }, [sent]);

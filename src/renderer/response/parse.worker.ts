@@ -5,12 +5,13 @@
  * the console.
  */
 import type { ParseReply, ParseRequest } from './parse-protocol.ts';
+import { inSlices, type DescribeSliceMessage } from './describe-slices.ts';
 import { takeLongStrings } from './long-strings.ts';
 import { readAnswer } from './read-answer.ts';
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ParseRequest>) => void) | null;
-  postMessage(message: ParseReply, transfer?: Transferable[]): void;
+  postMessage(message: ParseReply | DescribeSliceMessage, transfer?: Transferable[]): void;
 };
 
 scope.onmessage = (event) => {
@@ -28,7 +29,11 @@ scope.onmessage = (event) => {
       const longStrings = takeLongStrings(reply as unknown as Record<string, unknown>);
       if (longStrings.length > 0) reply = { ...reply, longStrings };
     }
-    scope.postMessage(reply, 'longStrings' in reply && reply.longStrings ? reply.longStrings.map((s) => s.bytes) : []);
+    const transfer = 'longStrings' in reply && reply.longStrings ? reply.longStrings.map((s) => s.bytes) : [];
+    // A large describe goes in slices, each rebuilt on the window's thread as a task of its own; the
+    // reply, last, carries the long strings' bytes.
+    const messages = inSlices(reply);
+    messages.forEach((message, i) => scope.postMessage(message, i === messages.length - 1 ? transfer : []));
   } catch (err) {
     scope.postMessage({ id, failure: `The answer could not be handed to the window (${(err as Error).message}); it may be nested too deeply to show. See the raw answer.` });
   }

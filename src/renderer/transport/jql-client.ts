@@ -195,7 +195,8 @@ export type DescribeOutcome =
  */
 export async function fetchDescribe(transport: Transport, target: ServerTarget): Promise<DescribeOutcome> {
   const result = await transport.send(consoleCall(target, { __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } }, 60_000));
-  const { view, describe } = await parseDescribeBody(result.body, result.status);
+  // Nothing keeps a describe's bytes once read: they go to the parse worker without a copy.
+  const { view, describe } = await parseDescribeBody(result.body, result.status, { handOver: true });
   try {
     payloadOrThrow(result, view);
   } catch (err) {

@@ -9,6 +9,7 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { formatBytes } from '../../components/format.ts';
 import { currentOf, textMatches, type Searchable } from './response-search.ts';
 import { jsonTokens, type TokenKind } from './raw-tokens.ts';
+import { rawDrawn } from './raw-drawn.ts';
 import { addHighlight, textRange } from './text-highlights.ts';
 
 const SHOWN_BYTES = 512 * 1024;
@@ -22,6 +23,8 @@ function textNode(pre: HTMLPreElement | null): Text | null {
 export function RawBody(props: { raw: Blob } & Searchable): JSX.Element {
   const [text, setText] = useState<string | null>(null);
   const [pretty, setPretty] = useState(false);
+  // Only the start of a long body is laid out until the person asks for the rest (raw-drawn.ts).
+  const [drawAll, setDrawAll] = useState(false);
   const truncated = props.raw.size > SHOWN_BYTES;
   const pre = useRef<HTMLPreElement>(null);
 
@@ -46,34 +49,36 @@ export function RawBody(props: { raw: Blob } & Searchable): JSX.Element {
     }
   }, [text, pretty, truncated]);
 
+  const { search, onMatches } = props;
+  const query = search?.query ?? '';
+  // Searched in the whole text read, drawn as far as the current match.
+  const matches = useMemo(() => textMatches(shown, query), [shown, query]);
+  const current = currentOf(matches, search);
+  const { drawn, cut } = rawDrawn(shown, { all: drawAll, reveal: current?.end });
+  useEffect(() => onMatches?.(matches.length), [matches, onMatches]);
+
   // The colours: one highlight per kind of token, over the text node as drawn.
   useEffect(() => {
     const node = textNode(pre.current);
-    if (!node || node.data !== shown) return;
+    if (!node || node.data !== drawn) return;
     const byKind = new Map<TokenKind, Range[]>();
-    for (const token of jsonTokens(shown)) {
+    for (const token of jsonTokens(drawn)) {
       const list = byKind.get(token.kind) ?? [];
       list.push(textRange(node, token.start, token.end));
       byKind.set(token.kind, list);
     }
     const removers = [...byKind].map(([kind, ranges]) => addHighlight(`raw-${kind}`, ranges));
     return () => removers.forEach((remove) => remove());
-  }, [shown]);
-
-  const { search, onMatches } = props;
-  const query = search?.query ?? '';
-  const matches = useMemo(() => textMatches(shown, query), [shown, query]);
-  const current = currentOf(matches, search);
-  useEffect(() => onMatches?.(matches.length), [matches, onMatches]);
+  }, [drawn]);
 
   // The matches, the current one marked apart and scrolled to.
   useEffect(() => {
     const node = textNode(pre.current);
     const scroller = pre.current;
-    if (!node || !scroller || node.data !== shown || matches.length === 0) return;
+    if (!node || !scroller || node.data !== drawn || matches.length === 0) return;
     const others = addHighlight(
       'search-match',
-      matches.filter((m) => m !== current).map((m) => textRange(node, m.start, m.end)),
+      matches.filter((m) => m !== current && m.end <= drawn.length).map((m) => textRange(node, m.start, m.end)),
     );
     let mark = () => {};
     if (current) {
@@ -87,7 +92,7 @@ export function RawBody(props: { raw: Blob } & Searchable): JSX.Element {
       others();
       mark();
     };
-  }, [shown, matches, current]);
+  }, [drawn, matches, current]);
 
   return (
     <div className="raw">
@@ -101,8 +106,16 @@ export function RawBody(props: { raw: Blob } & Searchable): JSX.Element {
           </span>
         )}
       </div>
+      {cut && (
+        <p className="banner banner-warn" role="status" data-testid="cut-notice">
+          {cut}{' '}
+          <button type="button" className="btn btn-small" onClick={() => setDrawAll(true)}>
+            Draw all
+          </button>
+        </p>
+      )}
       <pre ref={pre} className="raw-text" data-testid="raw-body" tabIndex={0}>
-        {shown}
+        {drawn}
       </pre>
     </div>
   );
