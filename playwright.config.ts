@@ -41,8 +41,13 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
     // An action that cannot happen fails on its own step, instead of the whole test timing out.
     actionTimeout: 20_000,
-    trace: 'retain-on-failure',
-    screenshot: 'only-on-failure',
+    // A failed test keeps its trace: the DOM of the page after each action, to open in the trace
+    // viewer. Without the screencast, which made every test about twice as slow on a loaded machine
+    // (measured side by side: 1.9x with it, 1.1x with DOM snapshots only), and without a screenshot
+    // at the end, which Playwright takes for every test before it knows the outcome (the trace's
+    // last snapshot shows the same page).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
+    screenshot: 'off',
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
 });

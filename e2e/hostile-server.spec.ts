@@ -63,12 +63,22 @@ async function assertAlive(page: Page, errors: string[], step: string): Promise<
   await expect(page.locator('#root > *')).not.toHaveCount(0);
 }
 
-async function heapMiB(page: Page): Promise<number> {
+/**
+ * The JS heap in MiB, after a garbage collection when it is needed to tell: a collection only frees,
+ * so a heap already under `bound` stays under it, and the forced collection (seconds on a loaded
+ * machine, for every entry) is spent only on a heap that is over it before.
+ */
+async function heapMiB(page: Page, bound: number): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
-  await cdp.detach();
-  return usedSize / 2 ** 20;
+  try {
+    const used = async () => ((await cdp.send('Runtime.getHeapUsage')) as { usedSize: number }).usedSize / 2 ** 20;
+    const before = await used();
+    if (before < bound) return before;
+    await cdp.send('HeapProfiler.collectGarbage');
+    return await used();
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** Runs the query and opens every response view; true when `entry.shows` appeared in one of them. */
@@ -188,7 +198,7 @@ for (const entry of HOSTILE_CATALOGUE) {
       await assertAlive(page, errors, 'a reload');
     }
 
-    expect(await heapMiB(page)).toBeLessThan(HEAP_BOUND_MIB);
+    expect(await heapMiB(page, HEAP_BOUND_MIB)).toBeLessThan(HEAP_BOUND_MIB);
     expect(errors).toEqual([]);
   });
 }

@@ -265,8 +265,9 @@ export class ConsolePage {
   /** Opens the console and waits until the embedded connection is up and the editor is ready. */
   async open(): Promise<void> {
     await this.page.goto('/');
-    // The editor first: the connections' health checks wait for it (state/editor-ready.ts).
-    await expect(this.editor.locator('.monaco-editor')).toBeVisible();
+    // The editor first: the connections' health checks wait for it (state/editor-ready.ts). A fresh
+    // page compiles the editor's bundle again: on a loaded machine that alone took over 10 s.
+    await expect(this.editor.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
     await expect(this.connection('Embedded server').getByTestId('connection-status')).toContainText(/v\d/);
   }
 
