@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import setup from './test-temp-folder.ts';
+import setup, { STRIPPED_TYPESCRIPT_FOLDER } from './test-temp-folder.ts';
 
 const outer = tmpdir();
 afterEach(() => expect(tmpdir()).toBe(outer));
@@ -17,9 +17,10 @@ describe('the temp folder check of the unit tests', () => {
     expect(() => mkdirSync(join(runFolder, 'x'))).toThrow(/ENOENT/);
   });
 
-  it('passes when the tests removed what they made, and ignores Node\'s compile cache', () => {
+  it('passes when the tests removed what they made, and ignores Node\'s compile cache and the children\'s stripped TypeScript', () => {
     const teardown = setup();
     mkdirSync(join(tmpdir(), 'node-compile-cache'));
+    mkdirSync(join(tmpdir(), STRIPPED_TYPESCRIPT_FOLDER));
     expect(teardown).not.toThrow();
   });
 });

@@ -8,10 +8,16 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** The folder, inside the run's temp folder, of the stripped TypeScript the children share. */
+export const STRIPPED_TYPESCRIPT_FOLDER = 'jql-stripped-typescript';
+
 const TEMP_VARIABLES = ['TMPDIR', 'TMP', 'TEMP'] as const;
 
-/** Node's own code cache (module.enableCompileCache, used by the toolchain): not a test's leftover. */
-const TOOL_ENTRIES = new Set(['node-compile-cache']);
+/**
+ * Not a test's leftover: Node's own code cache (module.enableCompileCache, used by the toolchain) and
+ * the stripped TypeScript the run's child processes share (scripts/test-child-node.ts).
+ */
+const TOOL_ENTRIES = new Set(['node-compile-cache', STRIPPED_TYPESCRIPT_FOLDER]);
 
 export default function setup(): () => void {
   const folder = mkdtempSync(join(tmpdir(), 'jql-vitest-run-'));

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from './cli.ts';
-import { runCli } from './testing/cli-child.ts';
+import { runCli, type CliOutcome } from './testing/cli-child.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -24,8 +24,10 @@ describe('jql-console --help and --version', () => {
 
   it('every command answers --help with each of its options and their defaults', async () => {
     expect(COMMANDS.map((c) => c.words.join(' '))).toEqual(expect.arrayContaining(['serve', 'user add', 'run', 'collection import', 'workspace from-describe', 'clone']));
-    for (const command of COMMANDS) {
-      const outcome = await runCli([...command.words, '--help']);
+    // Started together: each child waits mostly on its own start, and the machine has a core to spare.
+    const outcomes = await Promise.all(COMMANDS.map((command) => runCli([...command.words, '--help'])));
+    for (const [index, command] of COMMANDS.entries()) {
+      const outcome = outcomes[index] as CliOutcome;
       const name = command.words.join(' ');
       expect(outcome.code, name).toBe(0);
       expect(outcome.stderr, name).toBe('');
@@ -39,8 +41,8 @@ describe('jql-console --help and --version', () => {
   }, 60_000);
 
   it('the options that bound a remote read are in the help of every command that reads one', async () => {
-    for (const words of [['run'], ['clone'], ['workspace', 'from-describe']]) {
-      const outcome = await runCli([...words, '-h']);
+    const outcomes = await Promise.all([['run'], ['clone'], ['workspace', 'from-describe']].map((words) => runCli([...words, '-h'])));
+    for (const outcome of outcomes) {
       expect(outcome.stdout).toMatch(/--timeout SECONDS +.*\(default: 60\)/);
       expect(outcome.stdout).toMatch(/--max-answer-bytes BYTES +.*\(default: 80 MiB \(83886080\)\)/);
     }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,16 @@ function scratch(): string {
 
 function cli(args: string[], input = '') {
   return spawnSync(process.execPath, [join(root, 'bin', 'jql-console.mjs'), ...args], { cwd: root, encoding: 'utf8', input, timeout: 60_000 });
+}
+
+/** `cli` without waiting for it, so several can run at once. */
+function cliStarted(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [join(root, 'bin', 'jql-console.mjs'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], timeout: 60_000 });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
 }
 
 function io(lines: string[] = [], password = ''): RunIo {
@@ -152,18 +162,26 @@ describe('jql-console run', () => {
     expect(await runCommand([dir, '--embedded', '--env', 'ci'], { ...io(), env: { JQL_VAR_adminPassword: 'admin-demo' } })).toBe(0);
   }, 60_000);
 
-  it('answers bad usage, a missing folder and an unknown environment with exit code 2 and one sentence', () => {
-    const missing = cli(['run', 'no/such/folder', '--embedded']);
+  it('answers bad usage, a missing folder and an unknown environment with exit code 2 and one sentence', async () => {
+    // Six refusals, started together: each is mostly Node starting.
+    const [missing, env, noTarget, bothTargets, unknown, outside] = await Promise.all(
+      [
+        ['run', 'no/such/folder', '--embedded'],
+        ['run', 'examples/demo-collection', '--embedded', '--env', 'staging'],
+        ['run', 'examples/demo-collection'],
+        ['run', 'examples/demo-collection', '--embedded', '--server', 'http://x'],
+        ['run', 'examples/demo-collection', '--embedded', '--frobnicate'],
+        ['run', 'examples/demo-collection', '../../package.json', '--embedded'],
+      ].map(cliStarted),
+    );
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('jql-console: no/such/folder is not a folder');
     expect(missing.stderr).not.toMatch(/\n\s+at /);
-    const env = cli(['run', 'examples/demo-collection', '--embedded', '--env', 'staging']);
     expect(env.status).toBe(2);
     expect(env.stderr).toContain('No environment "staging" in examples/demo-collection (it has demo)');
-    expect(cli(['run', 'examples/demo-collection']).status).toBe(2);
-    expect(cli(['run', 'examples/demo-collection', '--embedded', '--server', 'http://x']).status).toBe(2);
-    expect(cli(['run', 'examples/demo-collection', '--embedded', '--frobnicate']).status).toBe(2);
-    const outside = cli(['run', 'examples/demo-collection', '../../package.json', '--embedded']);
+    expect(noTarget.status).toBe(2);
+    expect(bothTargets.status).toBe(2);
+    expect(unknown.status).toBe(2);
     expect(outside.status).toBe(2);
     expect(outside.stderr).toContain('is outside the collection');
   }, 60_000);

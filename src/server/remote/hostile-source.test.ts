@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serializeManifest, serializeRequestFile } from '../../shared/collections/format.ts';
-import { runCli } from '../testing/cli-child.ts';
+import { runCli, type CliOutcome } from '../testing/cli-child.ts';
 import { tempDir } from '../testing/fixture.ts';
 import { hostileSource, type HostileSource } from '../testing/hostile-source.ts';
 
@@ -37,6 +37,16 @@ function commands(url: string): Array<{ name: string; args: string[] }> {
   ];
 }
 
+/**
+ * Every command against `url` with `extra` options, all started at once: each spends its time waiting
+ * (on its own start, on its deadline, on the source), so together they take about as long as one.
+ */
+async function runEach(url: string, extra: string[], killAfterMs?: number): Promise<Array<[{ name: string; args: string[] }, CliOutcome]>> {
+  const list = commands(url);
+  const outcomes = await Promise.all(list.map((command) => runCli([...command.args, ...extra], killAfterMs === undefined ? {} : { killAfterMs })));
+  return list.map((command, index) => [command, outcomes[index] as CliOutcome]);
+}
+
 /** The one sentence a command ended with: a single line, no stack trace. */
 function oneSentence(text: string): string {
   const lines = text.split('\n').filter((line) => line.trim() !== '');
@@ -47,8 +57,7 @@ function oneSentence(text: string): string {
 describe('a hostile source', () => {
   it('answering 1 GiB: every command stops at its byte cap, in one sentence, with bounded memory', async () => {
     source = await hostileSource('huge');
-    for (const command of commands(source.url)) {
-      const outcome = await runCli([...command.args, '--max-answer-bytes', '1000000', '--timeout', '20']);
+    for (const [command, outcome] of await runEach(source.url, ['--max-answer-bytes', '1000000', '--timeout', '20'])) {
       const said = oneSentence(outcome.stderr + outcome.stdout);
       expect(said, command.name).toMatch(/the answer is larger than 1000000 bytes/);
       expect(outcome.code, command.name).not.toBe(0);
@@ -67,8 +76,7 @@ describe('a hostile source', () => {
   for (const behaviour of ['drip', 'silence'] as const) {
     it(`that ${behaviour === 'drip' ? 'drips a byte a second' : 'never answers'}: every command ends at its deadline and says so`, async () => {
       source = await hostileSource(behaviour, { dripMs: 1000 });
-      for (const command of commands(source.url)) {
-        const outcome = await runCli([...command.args, '--timeout', '2'], { killAfterMs: 20_000 });
+      for (const [command, outcome] of await runEach(source.url, ['--timeout', '2'], 20_000)) {
         const said = oneSentence(outcome.stderr + outcome.stdout);
         expect(said, command.name).toMatch(/no answer within 2 s/);
         expect(outcome.code, command.name).not.toBe(0);
