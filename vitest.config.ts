@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,6 +9,9 @@ export default defineConfig({
     globalSetup: ['scripts/test-temp-folder.ts'],
     // The Node processes tests start get the server's TypeScript already stripped (scripts/test-child-node.ts).
     setupFiles: ['scripts/test-child-node.ts'],
+    // vitest's default is one worker fewer than the cores: one file at a time on a 2-core machine, where
+    // most slow files wait on the server or CLI processes they start and the other core sits idle.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // The JSON report feeds the "N passed, N failed" line that .ci/run prints.
