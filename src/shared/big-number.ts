@@ -13,22 +13,50 @@
 
 export const BIG_NUMBER_PREFIX = '\uE000';
 
-/** Cheap precheck: only texts with a 16+ digit run or a 3-digit exponent can hold such a number. */
-const MAY_LOSE_DIGITS = /\d{16}|[eE][+-]?\d{3}/;
+/**
+ * Cheap precheck: only texts with 16+ digits in a row (a decimal point may sit among them) or a
+ * 3-digit exponent can hold such a number; any decimal of 15 significant digits or fewer reads back
+ * from a double as written.
+ */
+const MAY_LOSE_DIGITS = /(?:\d\.?){15}\d|[eE][+-]?\d{3}/;
 const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 interface ReviverContext {
   source?: string;
 }
 
+/** A decimal's value as significant digits (no leading or trailing zeros; empty for zero) and a power of ten. */
+export interface DecimalParts {
+  negative: boolean;
+  digits: string;
+  /** The value is 0.<digits> × 10^exponent. */
+  exponent: number;
+}
+
+/** The parts of a JSON number's text; null for a text that is not one. */
+export function decimalParts(text: string): DecimalParts | null {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!match) return null;
+  const [, sign, whole, fraction = '', power = '0'] = match;
+  const all = `${whole}${fraction}`;
+  const lead = all.length - all.replace(/^0+/, '').length;
+  const digits = all.slice(lead).replace(/0+$/, '');
+  return { negative: sign === '-' && digits !== '', digits, exponent: whole!.length - lead + Number(power) };
+}
+
 /**
- * True when the double JSON.parse made does not stand for the number that was sent: an integer
- * whose digits changed (above 2^53), or a number out of a double's range (`1e400`, `1e-400`).
+ * True when the double JSON.parse made does not stand for the number that was sent: its shortest
+ * text (String(value), which reads back as the same double) is another decimal than the source.
+ * That is an integer whose digits changed (above 2^53), a decimal with more significant digits
+ * than a double keeps (`12345678901234.5678` read as `12345678901234.568`), or a number out of a
+ * double's range (`1e400`, `1e-400`).
  */
 function losesDigits(value: number, source: string): boolean {
   if (!Number.isFinite(value)) return true;
-  if (/^-?\d+$/.test(source)) return BigInt(source) !== BigInt(value);
-  return value === 0 && /[1-9]/.test(source.split(/[eE]/)[0]!);
+  const sent = decimalParts(source);
+  const held = decimalParts(String(value));
+  if (!sent || !held) return false;
+  return sent.digits !== held.digits || (sent.digits !== '' && sent.exponent !== held.exponent);
 }
 
 /** JSON.parse that keeps numbers which do not round-trip as their source text (see above). */

@@ -4,29 +4,18 @@
  * number here is a JS number or a number kept as its digits (shared/big-number.ts); both are read
  * as decimal text, so `1e400` is greater than `1e300` and `9007199254740993` than `…992`.
  */
-import { bigNumberText, isBigNumber } from '../big-number.ts';
+import { bigNumberText, decimalParts, isBigNumber, type DecimalParts } from '../big-number.ts';
 
 /** A JS number or a number kept as its digits. */
 export const isExactNumber = (value: unknown): value is number | string => (typeof value === 'number' && Number.isFinite(value)) || isBigNumber(value);
 
-interface Decimal {
-  negative: boolean;
-  /** Significant digits, no leading or trailing zeros; empty for zero. */
-  digits: string;
-  /** The value is 0.<digits> × 10^exponent. */
-  exponent: number;
-}
+/** Zero for a text that is not a number (isExactNumber rules that out before a compare). */
+const ZERO: DecimalParts = { negative: false, digits: '', exponent: 0 };
 
-function decimal(value: number | string): Decimal {
+function decimal(value: number | string): DecimalParts {
   // String(number) is the shortest text that reads back as that double: the number as written.
   const text = typeof value === 'number' ? String(value) : bigNumberText(value);
-  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!match) return { negative: false, digits: '', exponent: 0 };
-  const [, sign, whole, fraction = '', power = '0'] = match;
-  const all = `${whole}${fraction}`;
-  const lead = all.length - all.replace(/^0+/, '').length;
-  const digits = all.slice(lead).replace(/0+$/, '');
-  return { negative: sign === '-' && digits !== '', digits, exponent: whole!.length - lead + Number(power) };
+  return decimalParts(text) ?? ZERO;
 }
 
 /** -1, 0 or 1 as a is less than, equal to or greater than b, by their decimal digits. */
