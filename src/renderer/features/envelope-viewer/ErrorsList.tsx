@@ -47,7 +47,7 @@ export function ErrorsList(props: {
                 {(error.field || error.path) && (
                   <span className="error-where muted">
                     {error.field && <>field {error.field}</>}
-                    {error.path && <> · path {error.path.join('.')}</>}
+                    {error.path && <> · path <VisibleControls text={error.path.join('.')} /></>}
                   </span>
                 )}
               </button>
