@@ -27,11 +27,12 @@ function SnippetButton(props: { kind: Kind; request: HttpRequestSpec; username: 
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   const menu = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   const close = useCallback(() => setOpen(false), []);
   const choices = snippetChoices(props.request);
   const session = props.request.withCredentials && !choices.includes('token');
 
-  useDismiss(open, ref, close);
+  useDismiss(open, ref, close, trigger);
   useViewportClamp(open, menu);
 
   const copy = (auth: SnippetAuth) => {
@@ -60,7 +61,7 @@ function SnippetButton(props: { kind: Kind; request: HttpRequestSpec; username: 
   }
   return (
     <div className="popover-anchor" ref={ref}>
-      <button type="button" className="btn btn-small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} title={label}>
+      <button ref={trigger} type="button" className="btn btn-small" aria-haspopup="menu" aria-expanded={open} onClick={() => setOpen(!open)} title={label}>
         {text} ▾
       </button>
       {open && (

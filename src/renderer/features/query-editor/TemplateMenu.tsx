@@ -15,9 +15,10 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
   const [filter, setFilter] = useState('');
   const ref = useRef<HTMLDivElement>(null);
   const menu = useRef<HTMLDivElement>(null);
+  const trigger = useRef<HTMLButtonElement>(null);
   const close = useCallback(() => setOpen(false), []);
 
-  useDismiss(open, ref, close);
+  useDismiss(open, ref, close, trigger);
   useViewportClamp(open, menu);
 
   const namespaces = useMemo(() => (props.describe ? listNamespaces(props.describe) : [GENERIC]), [props.describe]);
@@ -32,7 +33,7 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
 
   return (
     <div className="popover-anchor" ref={ref}>
-      <button type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={trigger} type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>
         Templates ▾
       </button>
       {open && (
