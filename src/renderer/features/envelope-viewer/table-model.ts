@@ -4,6 +4,7 @@
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
+import { visibleText } from '../../components/visible-controls.tsx';
 
 export type SortDirection = 'asc' | 'desc';
 export interface SortSpec {
@@ -126,8 +127,9 @@ export function columnWidths(rows: JsonValue[], columns: readonly string[], opti
   const { sample = 200, charPx = 7.3, min = 56, max = 340 } = options;
   const n = Math.min(rows.length, sample);
   return columns.map((column) => {
-    let chars = column.length + 2;
-    for (let i = 0; i < n; i++) chars = Math.max(chars, Math.min(cellText(cellValue(rows[i], column), 80).length + (isNested(cellValue(rows[i], column)) ? 2 : 0), 80));
+    // Counted as drawn: a bidi or zero-width character is drawn as a 8-character placeholder (⟨U+200B⟩).
+    let chars = visibleText(column).length + 2;
+    for (let i = 0; i < n; i++) chars = Math.max(chars, Math.min(visibleText(cellText(cellValue(rows[i], column), 80)).length + (isNested(cellValue(rows[i], column)) ? 2 : 0), 80));
     return Math.round(Math.min(max, Math.max(min, chars * charPx + 18)));
   });
 }
