@@ -58,3 +58,16 @@ test('a choice made in the "Copy as curl" menu leaves the focus on its button', 
   await expect(menu).toBeHidden();
   await expect(button).toBeFocused();
 });
+
+// The table gives the focus back itself (PayloadTable's refocus): this held before, and stays.
+test('Escape on the record menu gives the focus back to the cell it was opened on', async ({ app, page }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', limit: 2 } });
+  const cell = app.tableRows.nth(1).getByRole('gridcell').nth(1);
+  await focusWithoutPointer(page, cell);
+  await page.keyboard.press('Shift+F10');
+  const menu = page.getByRole('menu', { name: /^Record / });
+  await expect(menu.getByRole('menuitem')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(cell).toBeFocused();
+});
