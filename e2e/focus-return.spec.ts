@@ -71,3 +71,19 @@ test('Escape on the record menu gives the focus back to the cell it was opened o
   await expect(menu).toBeHidden();
   await expect(cell).toBeFocused();
 });
+
+test("the arrow keys in the answer's views move the focus with the chosen view", async ({ app, page }) => {
+  await app.runOn('Embedded server', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', limit: 2 } });
+  const table = app.view('Table');
+  await focusWithoutPointer(page, table);
+  await page.keyboard.press('ArrowRight');
+  // Errors is disabled (no errors): JSON, then SQL.
+  await expect(app.view('JSON')).toHaveAttribute('aria-selected', 'true');
+  await expect(app.view('JSON')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(app.view('SQL')).toBeFocused();
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(table).toBeFocused();
+  await expect(table).toHaveAttribute('aria-selected', 'true');
+});

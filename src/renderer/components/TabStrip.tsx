@@ -1,5 +1,6 @@
 /**
- * A row of tabs (views of a response, subqueries of a multi-query); keyboard: arrows move. A tab's
+ * A row of tabs (views of a response, subqueries of a multi-query); keyboard: arrows move the selection
+ * and the focus with it. A tab's
  * accessible name is its label alone, whatever its badge says: the badge is its description.
  */
 import { useId, type JSX, type KeyboardEvent, type ReactNode } from 'react';
@@ -21,11 +22,17 @@ export function TabStrip<K extends string>(props: {
 }): JSX.Element {
   const id = useId();
   const enabled = props.items.filter((i) => !i.disabled);
-  const onKeyDown = (e: KeyboardEvent) => {
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
     const at = enabled.findIndex((i) => i.key === props.active);
     const next = enabled[(at + (e.key === 'ArrowRight' ? 1 : enabled.length - 1)) % enabled.length];
-    if (next) props.onSelect(next.key);
+    if (!next) return;
+    e.preventDefault();
+    props.onSelect(next.key);
+    // The focus goes with the selection: left on the tab before, it sat on a tab no longer chosen
+    // (and out of the tab order), while the panel showed the next one.
+    const index = props.items.indexOf(next);
+    e.currentTarget.querySelectorAll<HTMLButtonElement>('[role="tab"]')[index]?.focus();
   };
   return (
     <div role="tablist" aria-label={props.label} className={`tabstrip ${props.className ?? ''}`} onKeyDown={onKeyDown}>
