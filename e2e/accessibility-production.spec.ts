@@ -1,0 +1,31 @@
+/**
+ * axe-core (WCAG 2.1 A and AA) with a production connection in use: its colour is on the run
+ * target's badge, the sidebar's selected connection and its Delete link, and the read-only refusal.
+ * e2e/accessibility.spec.ts checks the views with the embedded (local) connection, where none of
+ * these colours show; here #f2555a was 4.09:1 on the toolbar and 3.65:1 on the selected connection.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, REMOTE_ADMIN, test } from './fixtures/test.ts';
+
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}
+
+test('a production connection, its answer and its read-only refusal have no serious or critical WCAG 2.1 AA violation', async ({ app, page, remoteServer }) => {
+  test.setTimeout(120_000);
+  // A remote connection starts as production (read-only).
+  await app.addConnection('Live', remoteServer.url, REMOTE_ADMIN);
+  await app.runOn('Live', { __meta__: { namespace: 'tickets.Ticket', intent: 'retrieve', limit: 2 } });
+  expect.soft(await seriousViolations(page), 'with an answer from a production connection').toEqual([]);
+
+  await app.setQuery({ __meta__: { namespace: 'tickets.Ticket', intent: 'delete', uniqueObject: { id: 1 } } });
+  await app.runButton.click();
+  await expect(app.refusal).toBeVisible();
+  expect.soft(await seriousViolations(page), 'with the read-only refusal shown').toEqual([]);
+});
