@@ -33,7 +33,7 @@ let stop = async (): Promise<void> => undefined;
 
 function answer(req: IncomingMessage, res: ServerResponse, body: string): void {
   const [, name = '', ...rest] = new URL(req.url ?? '/', 'http://x').pathname.split('/');
-  const send = (status: number, text: string) => res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  const send = (status: number, text: string): void => void res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   if (rest.join('/') === 'healthz') return send(200, JSON.stringify({ status: 'ok', version: '2.0' }));
   let meta: { namespace?: string } = {};
   try {
