@@ -25,34 +25,23 @@ export type FirstScreenChunk = 'shell' | 'query-view' | 'views-shared';
 
 const normalize = (id: string): string => id.replace(/\\/g, '/');
 
-/** The module and everything it imports statically, transitively. */
-function staticClosure(graph: ModuleGraph, from: string): Set<string> {
+/** The module and everything it imports statically (and, with `dynamic`, by import()), transitively. */
+function reach(graph: ModuleGraph, from: string, dynamic = false): Set<string> {
   const seen = new Set<string>();
   const stack = [from];
   while (stack.length > 0) {
     const id = stack.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    stack.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+    const info = graph.getModuleInfo(id);
+    if (info) stack.push(...info.importedIds, ...(dynamic ? info.dynamicallyImportedIds : []));
   }
   return seen;
 }
 
-/** Every module the entry can reach, statically or by import(), and the targets of those import()s. */
+/** The targets of every import() the entry can reach: the lazily loaded views and what Monaco loads later. */
 function dynamicEntries(graph: ModuleGraph, entry: string): Set<string> {
-  const seen = new Set<string>();
-  const entries = new Set<string>();
-  const stack = [entry];
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const info = graph.getModuleInfo(id);
-    if (!info) continue;
-    stack.push(...info.importedIds, ...info.dynamicallyImportedIds);
-    for (const target of info.dynamicallyImportedIds) entries.add(target);
-  }
-  return entries;
+  return new Set([...reach(graph, entry, true)].flatMap((id) => graph.getModuleInfo(id)?.dynamicallyImportedIds ?? []));
 }
 
 /**
@@ -67,14 +56,14 @@ export function firstScreenChunkOf(
   let plan: Map<string, FirstScreenChunk> | null = null;
   const build = (): Map<string, FirstScreenChunk> => {
     const result = new Map<string, FirstScreenChunk>();
-    const shell = staticClosure(graph, ids.entry);
+    const shell = reach(graph, ids.entry);
     for (const id of shell) if (id !== ids.entry) result.set(normalize(id), 'shell');
-    const query = staticClosure(graph, ids.queryView);
+    const query = reach(graph, ids.queryView);
     // The modules of the views that never load Monaco: what the Query view shares with them stays apart.
     const withoutMonaco = new Set<string>();
     for (const view of dynamicEntries(graph, ids.entry)) {
       if (view === ids.queryView) continue;
-      const closure = staticClosure(graph, view);
+      const closure = reach(graph, view);
       if (![...closure].some(isMonaco)) for (const id of closure) withoutMonaco.add(id);
     }
     for (const id of query) {
