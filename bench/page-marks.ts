@@ -7,7 +7,7 @@
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 
 /** Installed before any script of the page: records when each awaited element first exists. */
-function installMarks(): void {
+export function installMarks(): void {
   const w = globalThis as any;
   const marks: Record<string, number> = {};
   w.__benchMarks = marks;

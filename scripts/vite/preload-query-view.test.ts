@@ -52,4 +52,13 @@ describe('the Query view preloads in index.html', () => {
     const { bundle: built, entry } = bundle();
     expect(() => queryViewPreloads(built, entry, ['src/renderer/app/views/Gone.tsx'])).toThrow(/no chunk for src\/renderer\/app\/views\/Gone.tsx/);
   });
+
+  it('finds the Query view inside a grouped chunk (first-screen-chunks.ts), where it is no facade', () => {
+    const entry = chunk('assets/index.js', 100, ['assets/shell.js'], '/src/renderer/index.html');
+    const grouped = { ...chunk('assets/query-view.js', 39_000, ['assets/shell.js', 'assets/views-shared.js'], null, ['assets/monaco.css']), moduleIds: ['/node_modules/monaco-editor/esm/editor.api.js', '/src/renderer/app/views/QueryView.tsx'] } as OutputChunk;
+    const chunks = [entry, chunk('assets/shell.js', 5000), grouped, chunk('assets/views-shared.js', 800), chunk('assets/jsonMode.js', 400, ['assets/query-view.js'], '/node_modules/monaco-editor/jsonMode.js')];
+    const tags = queryViewPreloads(Object.fromEntries(chunks.map((c) => [c.fileName, c])) as OutputBundle, entry, ['src/renderer/app/views/QueryView.tsx', '/jsonMode.js']);
+    expect(tags[0]).toMatchObject({ attrs: { rel: 'modulepreload', href: './assets/query-view.js' }, injectTo: 'head-prepend' });
+    expect(tags.filter((t) => t.attrs?.rel === 'modulepreload').map((t) => t.attrs?.href).sort()).toEqual(['./assets/jsonMode.js', './assets/query-view.js', './assets/views-shared.js']);
+  });
 });

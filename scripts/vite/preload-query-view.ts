@@ -36,7 +36,9 @@ export function queryViewPreloads(bundle: OutputBundle, entry: OutputChunk | und
   const chunks = Object.values(bundle).filter((c): c is OutputChunk => c.type === 'chunk');
   const skip = new Set(entry ? [entry.fileName, ...entry.imports] : []);
   const files = modules.flatMap((module) => {
-    const target = chunks.find((c) => c.facadeModuleId?.replace(/\\/g, '/').endsWith(module));
+    const holds = (id: string | null | undefined) => id?.replace(/\\/g, '/').endsWith(module) === true;
+    // A module grouped into a larger chunk (first-screen-chunks.ts) is that chunk's, not a facade's.
+    const target = chunks.find((c) => holds(c.facadeModuleId)) ?? chunks.find((c) => (c.moduleIds ?? []).some(holds));
     if (!target) throw new Error(`jql:preload-query-view: no chunk for ${module}`);
     const found = chunksFrom(bundle, target, skip);
     for (const file of found) skip.add(file);
