@@ -3,16 +3,17 @@
  * structured clone of a 50 MB string took over a second to read on the window's thread, in one task.
  * The worker takes every string past `LONG_STRING_BYTES` out of its reply (leaving '' in its place)
  * and sends its UTF-8 bytes as a transferred buffer, with the path to put it back; the window decodes
- * them a piece at a time, giving the thread back between pieces, and puts the exact same text back
- * where it was. Nothing the views see changes: the reply is whole again before anyone reads it.
+ * each in a task of its own and puts the exact same text back where it was. Nothing the views see
+ * changes: the reply is whole again before anyone reads it.
+ *
+ * One decode per string, not pieces joined: pieces make a rope, and the first view to read the string
+ * flattened it, copying all 50 MB again inside that view's own task (the longest task of huge-string's
+ * Run: the flatten cost more than the one decode does).
  */
 import { nextTask } from '../../shared/capped-body.ts';
 
 /** Strings longer than this (in UTF-16 units) travel as bytes. */
 export const LONG_STRING_BYTES = 256 * 1024;
-/** Bytes decoded between two pauses on the window's thread. */
-export const DECODE_PIECE_BYTES = 1024 * 1024;
-
 export interface LongString {
   /** Keys and indexes from the top of the reply down to the string. */
   path: Array<string | number>;
@@ -62,19 +63,18 @@ export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): Lon
   return found;
 }
 
-/** Decodes each string's bytes in pieces, pausing between them, and puts it back at its path. */
-export async function putBackLongStrings(root: Container, strings: readonly LongString[], { pieceBytes = DECODE_PIECE_BYTES, pause = nextTask } = {}): Promise<void> {
+/**
+ * Decodes each string's bytes into one flat string, in a task of its own (a pause before each and
+ * after the last), and puts it back at its path.
+ */
+export async function putBackLongStrings(root: Container, strings: readonly LongString[], { pause = nextTask } = {}): Promise<void> {
   for (const { path, bytes } of strings) {
-    const decoder = new TextDecoder();
-    let text = '';
-    for (let at = 0; at < bytes.byteLength; at += pieceBytes) {
-      const end = Math.min(at + pieceBytes, bytes.byteLength);
-      // `stream`: a character cut between two pieces is joined, not replaced.
-      text += decoder.decode(new Uint8Array(bytes, at, end - at), { stream: end < bytes.byteLength });
-      if (end < bytes.byteLength) await pause();
-    }
+    await pause();
+    const text = new TextDecoder().decode(bytes);
     let node: unknown = root;
     for (const key of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[key];
     (node as Record<string | number, unknown>)[path[path.length - 1]!] = text;
   }
+  // What reads the answer next (drawing it) starts in a task of its own too.
+  if (strings.length > 0) await pause();
 }

@@ -3,6 +3,7 @@ import type { DescribeRead } from './schema/describe-schema.ts';
 import type { NormalizeHints } from './normalize-envelope.ts';
 import type { LongString } from './long-strings.ts';
 import type { ResultView } from './result-view.ts';
+import type { HttpRequestSpec, HttpResult } from '../transport/transport.ts';
 
 /** `answer`: a /jql answer for the viewer; `describe`: a system.Schema.describe answer, read into a DescribeResult too. */
 export type ParseKind = 'answer' | 'describe';
@@ -21,8 +22,41 @@ export interface ParseRequest {
   kind: ParseKind;
 }
 
+/**
+ * A Run's request, sent by the worker itself (run-in-worker.ts, issue 31): the answer's bytes are read
+ * on the worker's thread and never reach the window's. `fetch` carries the headers the page adds (the
+ * local admin's secret goes in a header, by message, never in a URL) and the answer limit.
+ */
+export interface FetchRunRequest {
+  id: number;
+  fetch: HttpRequestSpec;
+  hints: NormalizeHints;
+}
+
+/** Stop request `id`: a fetch is aborted (the browser stops reading), any later reply is dropped. */
+export interface AbortRequest {
+  id: number;
+  abort: true;
+}
+
+export type WorkerRequest = ParseRequest | FetchRunRequest | AbortRequest;
+
+/** What the worker's fetch answered, less its body; `size`: the body's bytes. Sent before the raw answer. */
+export type ResponseHead = Omit<HttpResult, 'body'> & { size: number };
+
+export interface HeadReply {
+  id: number;
+  head: ResponseHead;
+}
+
+/** The worker's fetch failed: the transport's own sentence (no answer, a redirect, over the limit...). */
+export interface FetchFailedReply {
+  id: number;
+  fetchFailed: { cancelled: boolean; message: string };
+}
+
 /** `longStrings`: strings taken out of the reply, to put back before it is read (long-strings.ts). */
-export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead; longStrings?: LongString[] } | { id: number; failure: string } | RawReply;
+export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead; longStrings?: LongString[] } | { id: number; failure: string } | RawReply | HeadReply | FetchFailedReply;
 
 /** The raw answer, sent before the parse starts: a parse that fails or stops the worker cannot lose it. */
 export interface RawReply {

@@ -7,7 +7,7 @@
 import { DescribeAssembler, isDescribeSlice, type DescribeSliceMessage } from './describe-slices.ts';
 import { textNestsDeeperThan } from './json-depth.ts';
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
-import type { ParseKind, ParseReply, ParseRequest } from './parse-protocol.ts';
+import type { ParseKind, ParseReply, ResponseHead, WorkerRequest } from './parse-protocol.ts';
 import { putBackLongStrings } from './long-strings.ts';
 import { readAnswer } from './read-answer.ts';
 import type { ResultView } from './result-view.ts';
@@ -17,7 +17,7 @@ import type { DescribeRead } from './schema/describe-schema.ts';
 export const OFF_THREAD_THRESHOLD_BYTES = 256 * 1024;
 
 export interface WorkerLike {
-  postMessage(message: ParseRequest, transfer: Transferable[]): void;
+  postMessage(message: WorkerRequest, transfer: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ParseReply | DescribeSliceMessage>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
 }
@@ -34,11 +34,14 @@ export interface ParseOptions {
 }
 
 type Answer = Omit<Extract<ParseReply, { view: unknown }>, 'id'>;
-/** What a request waits for: the answer or a failure, with the raw Blob when the worker made it. */
-type Outcome = (Answer | { failure: string }) & { raw?: Blob };
+/**
+ * What a request waits for: the answer or a failure (of the parse, or of the worker's own fetch),
+ * with the raw Blob when the worker made it and the response's head when the worker fetched it.
+ */
+export type Outcome = (Answer | { failure: string } | { fetchFailed: { cancelled: boolean; message: string } }) & { raw?: Blob; head?: ResponseHead };
 
 let nextId = 1;
-const pending = new Map<number, { done: (outcome: Outcome) => void; raw?: Blob }>();
+const pending = new Map<number, { done: (outcome: Outcome) => void; raw?: Blob; head?: ResponseHead }>();
 /** The slices of a large describe received so far, by request (describe-slices.ts). */
 const assembling = new Map<number, DescribeAssembler>();
 const wired = new WeakSet<WorkerLike>();
@@ -56,8 +59,8 @@ function wire(worker: WorkerLike): void {
     }
     const { id, ...reply } = message;
     const waiter = pending.get(id);
-    if ('raw' in reply) {
-      if (waiter) waiter.raw = reply.raw;
+    if ('raw' in reply || 'head' in reply) {
+      if (waiter) Object.assign(waiter, reply);
       return;
     }
     const assembler = assembling.get(id);
@@ -65,7 +68,7 @@ function wire(worker: WorkerLike): void {
     if (!waiter) return;
     pending.delete(id);
     if (assembler && 'view' in reply && reply.describe?.describe) reply.describe.describe = assembler.finish(reply.describe.describe);
-    const finish = (outcome: Outcome) => waiter.done({ ...outcome, ...(waiter.raw ? { raw: waiter.raw } : {}) });
+    const finish = (outcome: Outcome) => waiter.done({ ...outcome, ...(waiter.raw ? { raw: waiter.raw } : {}), ...(waiter.head ? { head: waiter.head } : {}) });
     if (!('longStrings' in reply) || !reply.longStrings) return finish(reply);
     // The long strings come as bytes: decoded in pieces, the answer is handed on once whole again.
     const { longStrings, ...answer } = reply;
@@ -78,9 +81,29 @@ function wire(worker: WorkerLike): void {
     for (const [id, waiter] of pending) {
       pending.delete(id);
       assembling.delete(id);
-      waiter.done({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).`, ...(waiter.raw ? { raw: waiter.raw } : {}) });
+      waiter.done({ failure: `The answer could not be read (${event.message || 'the parse worker stopped'}).`, ...(waiter.raw ? { raw: waiter.raw } : {}), ...(waiter.head ? { head: waiter.head } : {}) });
     }
   });
+}
+
+/**
+ * Sends the request `make` builds (with its id) to `worker`; `outcome` settles with its answer.
+ * `forget` drops the request: the worker is told to stop it, and a later answer is ignored.
+ */
+export function ask(worker: WorkerLike, make: (id: number) => { message: WorkerRequest; transfer: Transferable[] }): { outcome: Promise<Outcome>; forget: () => void } {
+  wire(worker);
+  const id = nextId++;
+  const { message, transfer } = make(id);
+  const outcome = new Promise<Outcome>((done) => {
+    pending.set(id, { done });
+    worker.postMessage(message, transfer);
+  });
+  const forget = () => {
+    if (!pending.delete(id)) return;
+    assembling.delete(id);
+    worker.postMessage({ id, abort: true }, []);
+  };
+  return { outcome, forget };
 }
 
 let appWorker: Worker | null | undefined;
@@ -116,16 +139,12 @@ async function read(bytes: ArrayBuffer, httpStatus: number, hints: NormalizeHint
       return { view: notJsonView(httpStatus, `The answer could not be read (${(err as Error).message}).`), ...blob };
     }
   }
-  wire(worker);
-  const id = nextId++;
   // A copy goes to the worker (transferred), so the caller's buffer stays usable, unless it is handed over.
   const sent = raw || options.handOver ? bytes : bytes.slice(0);
-  const reply = await new Promise<Outcome>((done) => {
-    pending.set(id, { done });
-    worker.postMessage({ id, buffer: sent, httpStatus, hints, kind, ...(raw ? { raw } : {}) }, [sent]);
-  });
-  if (!('failure' in reply)) return reply;
-  return { view: notJsonView(httpStatus, reply.failure), ...(reply.raw ? { raw: reply.raw } : {}) };
+  const reply = await ask(worker, (id) => ({ message: { id, buffer: sent, httpStatus, hints, kind, ...(raw ? { raw } : {}) }, transfer: [sent] })).outcome;
+  if ('view' in reply) return reply;
+  const failure = 'failure' in reply ? reply.failure : reply.fetchFailed.message;
+  return { view: notJsonView(httpStatus, failure), ...(reply.raw ? { raw: reply.raw } : {}) };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequestSpec, HttpResult, Transport } from '../transport/transport.ts';
 import { CancelledError, NetworkError } from '../transport/transport.ts';
+import { normalizeText } from '../response/normalize-envelope.ts';
 import { ConnectionsStore, EMBEDDED_ID } from './connections-store.ts';
 import { memoryStorage } from './external-store.ts';
 import { ResultsStore } from './results-store.ts';
@@ -162,6 +163,31 @@ describe('runTab', () => {
     expect(tabs.active.text).toBe(text);
     expect(recorded[0]?.outcome).toMatchObject({ kind: 'failed', message: 'cancelled by the user' });
     expect(cancelTab(deps, id)).toBe(false);
+  });
+
+  it('in browser mode lets the parse worker send the request and read the answer: the window never reads the body (issue 31)', async () => {
+    const { deps, sent, tabs, results } = setup(async () => ({ status: 200, body: {} }));
+    const body = '{"__payload__":[{"id":1}],"__intent__":"retrieve","__errors__":null}';
+    const asked: unknown[] = [];
+    // A worker stand-in that answers a fetch request as the real one does: the head, the raw Blob, the view.
+    const listeners: Array<(e: MessageEvent) => void> = [];
+    const worker = {
+      postMessage(message: { id: number; fetch?: HttpRequestSpec }) {
+        asked.push(message);
+        const reply = (data: unknown) => queueMicrotask(() => listeners.forEach((l) => l({ data } as MessageEvent)));
+        reply({ id: message.id, head: { status: 200, statusText: 'OK', headers: {}, timeMs: 5, size: body.length } });
+        reply({ id: message.id, raw: new Blob([body]) });
+        reply({ id: message.id, view: normalizeText(body, 200, {}) });
+      },
+      addEventListener: (type: string, l: never) => void (type === 'message' && listeners.push(l)),
+    };
+    const transport = { ...deps.transport, forWorker: (r: HttpRequestSpec) => ({ ...r, answerLimitBytes: 1024 }) };
+    await runTab({ ...deps, transport, parse: { getWorker: () => worker } }, tabs.active.id);
+    expect(sent).toHaveLength(0);
+    expect(asked[0]).toMatchObject({ fetch: { url: 'http://127.0.0.1:9/jql', headers: { Authorization: 'Bearer tok' }, answerLimitBytes: 1024 } });
+    const result = results.get(tabs.active.id);
+    expect(result).toMatchObject({ status: 'done', size: body.length, timeMs: 5 });
+    if (result?.status === 'done') expect(await result.raw.text()).toBe(body);
   });
 
   it('reads render only:data from the query', () => {

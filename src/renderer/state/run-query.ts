@@ -6,9 +6,11 @@
  * result and its summary, and reports the run to the run log (the history records it).
  */
 import type { DescribeResult } from '../../shared/protocol.ts';
-import { parseRunBody, type ParseOptions } from '../response/parse-response.ts';
+import type { NormalizeHints } from '../response/normalize-envelope.ts';
+import { appParseWorker, parseRunBody, type ParseOptions } from '../response/parse-response.ts';
+import { fetchRunInWorker, type RunAnswer } from '../response/run-in-worker.ts';
 import { buildRunRequest, hasCredential } from '../transport/jql-client.ts';
-import { CancelledError, type Transport } from '../transport/transport.ts';
+import { CancelledError, type HttpRequestSpec, type Transport } from '../transport/transport.ts';
 import type { ConnectionsStore } from './connections-store.ts';
 import type { ResultsStore } from './results-store.ts';
 import type { RunLog } from './run-log.ts';
@@ -52,6 +54,21 @@ export function cancelTab(deps: Pick<RunDeps, 'inflight'>, tabId: string): boole
   return true;
 }
 
+/**
+ * Sends the request and reads its answer. In browser mode the parse worker does both, so the body's
+ * bytes never reach the window's thread (issue 31); elsewhere (the desktop app's bridge, no worker)
+ * the transport reads it and the body is handed to the parse, which gives it back as the raw Blob.
+ */
+async function readRun(deps: RunDeps, request: HttpRequestSpec, hints: NormalizeHints, signal: AbortSignal): Promise<RunAnswer> {
+  const worker = deps.transport.forWorker ? (deps.parse?.getWorker ?? appParseWorker)() : null;
+  if (worker && deps.transport.forWorker) return fetchRunInWorker(worker, deps.transport.forWorker(request), hints, signal);
+  const { body, ...head } = await deps.transport.send(request, { signal });
+  // Measured first: the body is handed to the parse.
+  const size = body.byteLength;
+  const parsed = await parseRunBody(body, head.status, hints, head.headers['content-type'] ?? 'application/json', deps.parse);
+  return { ...head, size, ...parsed };
+}
+
 export async function runTab(deps: RunDeps, tabId: string, options: RunTabOptions = {}): Promise<void> {
   const now = deps.now ?? Date.now;
   const tab = deps.tabs.get(tabId);
@@ -81,11 +98,8 @@ export async function runTab(deps: RunDeps, tabId: string, options: RunTabOption
   deps.results.set(tabId, { status: 'running', runId, request, startedAt: started });
   const who = { id: target.connectionId, name: connection.name };
   try {
-    const response = await deps.transport.send(request, { signal: controller.signal });
-    // Measured first: the body is handed to the parse, which gives it back as the raw Blob.
-    const size = response.body.byteLength;
-    const type = response.headers['content-type'] ?? 'application/json';
-    const { view, raw } = await parseRunBody(response.body, response.status, { renderOnlyData: asksOnlyData(filled.text) }, type, deps.parse);
+    const response = await readRun(deps, request, { renderOnlyData: asksOnlyData(filled.text) }, controller.signal);
+    const { view, raw, size } = response;
     if (controller.signal.aborted) throw new CancelledError();
     deps.results.set(tabId, {
       status: 'done',

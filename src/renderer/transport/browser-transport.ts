@@ -15,11 +15,11 @@ import {
   type SendOptions,
   type Transport,
 } from './transport.ts';
-import { readCappedBytes } from '../../shared/capped-body.ts';
+import { readCappedBytes, type Pacing } from '../../shared/capped-body.ts';
 import type { AnswerLimits } from './answer-limits.ts';
 import { currentPage, localAdminHeaders, type LocalAdminPage } from './local-admin-secret.ts';
 
-type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /** Thrown when the server answered with a redirect, which the console does not follow. */
 export class RedirectRefusedError extends NetworkError {
@@ -41,13 +41,24 @@ export class NotModifiedError extends NetworkError {
   }
 }
 
+const credentialsOf = (request: HttpRequestSpec): RequestCredentials => (request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit');
+
 /**
  * `limits`: the connections' own answer limits; a request's `answerLimitBytes` wins over them. `page`:
- * where the local admin's page secret comes from (local-admin-secret.ts).
+ * where the local admin's page secret comes from (local-admin-secret.ts). `pacing`: how often reading
+ * a body gives the thread back (the parse worker, which has nothing else to do, reads without pauses).
  */
-export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init), limits?: Pick<AnswerLimits, 'of'>, page: () => LocalAdminPage | null = currentPage): Transport {
+export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch(i, init), limits?: Pick<AnswerLimits, 'of'>, page: () => LocalAdminPage | null = currentPage, pacing?: Pacing): Transport {
+  /** The request as fetch sends it: the headers the page adds, and the answer limit that applies. */
+  const prepare = (request: HttpRequestSpec): HttpRequestSpec => {
+    // A request that sends cookies to the page's own origin carries the local admin's page secret
+    // too (the cookie alone is anonymous); one to any other origin never does.
+    const headers = credentialsOf(request) === 'omit' ? request.headers : { ...request.headers, ...localAdminHeaders(request.url, page()) };
+    return { ...request, headers, answerLimitBytes: request.answerLimitBytes ?? limits?.of(request.connectionId) ?? DEFAULT_ANSWER_LIMIT_BYTES };
+  };
   return {
     kind: 'browser',
+    forWorker: prepare,
     async send(request: HttpRequestSpec, options: SendOptions = {}): Promise<HttpResult> {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -57,13 +68,11 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
       options.signal?.addEventListener('abort', cancel, { once: true });
       const started = performance.now();
       try {
-        const credentials = request.withCredentials ? 'include' : request.connectionCredentials ? 'same-origin' : 'omit';
-        // A request that sends cookies to the page's own origin carries the local admin's page secret
-        // too (the cookie alone is anonymous); one to any other origin never does.
-        const sent = credentials === 'omit' ? request.headers : { ...request.headers, ...localAdminHeaders(request.url, page()) };
+        const credentials = credentialsOf(request);
+        const prepared = prepare(request);
         const response = await fetchImpl(request.url, {
           method: request.method,
-          headers: sent,
+          headers: prepared.headers,
           body: request.body,
           credentials,
           signal: controller.signal,
@@ -73,11 +82,11 @@ export function createBrowserTransport(fetchImpl: FetchLike = (i, init) => fetch
         // fetch stand-in.
         if (response.status === 304) throw new NotModifiedError(request.url);
         if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) throw new RedirectRefusedError(request.url, response.status);
-        const limit = request.answerLimitBytes ?? limits?.of(request.connectionId) ?? DEFAULT_ANSWER_LIMIT_BYTES;
+        const limit = prepared.answerLimitBytes!;
         let body: ArrayBuffer;
         try {
           // Past the limit the request itself is aborted too: the browser stops reading.
-          const bytes = await readCappedBytes(response, limit, () => new AnswerTooLargeError(limit), () => controller.abort());
+          const bytes = await readCappedBytes(response, limit, () => new AnswerTooLargeError(limit), () => controller.abort(), pacing);
           body = bytes.buffer as ArrayBuffer;
         } catch (err) {
           // The server did answer: a body that fails to decode (a gzip bomb, a broken encoding) is not "could not reach".

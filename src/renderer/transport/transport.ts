@@ -44,6 +44,13 @@ export interface SendOptions {
 export interface Transport {
   readonly kind: 'electron' | 'browser';
   send(request: HttpRequestSpec, options?: SendOptions): Promise<HttpResult>;
+  /**
+   * Browser mode only: the request as this transport's fetch would send it (the page's headers added,
+   * the answer limit fixed), for the parse worker to send itself with the same rules, so a large
+   * answer is read off the window's thread (run-in-worker.ts). The result holds a credential's header:
+   * it goes to the worker by message, never into a URL or a log.
+   */
+  forWorker?(request: HttpRequestSpec): HttpRequestSpec;
 }
 
 /** The user cancelled the request (the Cancel button, Escape). */

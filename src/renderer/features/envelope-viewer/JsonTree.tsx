@@ -10,13 +10,14 @@ import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { formatBytes } from '../../components/format.ts';
 import { flattenTree, initialExpansion, type TreeRow } from './json-tree-model.ts';
+import { LongTextPanel } from './LongTextPanel.tsx';
 import { currentOf, treeMatches, type Searchable } from './response-search.ts';
 
 const ROW_HEIGHT = 20;
 
 export function JsonTree(props: { value: JsonValue } & Searchable): JSX.Element {
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => initialExpansion(props.value));
-  // A long string the user asked to see whole, in a text box under the tree.
+  // A long string the user asked to see whole: a piece at a time, in a text box above the tree.
   const [whole, setWhole] = useState<TreeRow | null>(null);
   const rows = useMemo(() => flattenTree(props.value, expanded), [props.value, expanded]);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -47,19 +48,7 @@ export function JsonTree(props: { value: JsonValue } & Searchable): JSX.Element 
 
   return (
     <>
-    {whole && typeof whole.value === 'string' && (
-      <div className="long-text-panel">
-        <div className="raw-bar">
-          <span className="muted small">
-            {whole.label ?? 'value'}: {whole.value.length.toLocaleString('en')} characters
-          </span>
-          <button type="button" className="btn btn-small" onClick={() => setWhole(null)}>
-            Close
-          </button>
-        </div>
-        <textarea className="long-text" readOnly value={whole.value} aria-label="The whole string" />
-      </div>
-    )}
+    {whole && typeof whole.value === 'string' && <LongTextPanel key={whole.id} label={whole.label ?? 'value'} value={whole.value} onClose={() => setWhole(null)} />}
     <div ref={scrollRef} className="tree-scroll" role="tree" aria-label="Payload as JSON" data-testid="json-tree" tabIndex={0}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {

@@ -16,3 +16,31 @@ export function boundedJson(value: unknown, max = SHOWN_JSON_CHARS): string {
   }
   return text.length > max ? `${text.slice(0, max)}… (${text.length.toLocaleString('en')} characters in all)` : text;
 }
+
+/** Characters of a long string drawn at once by "show all": a textarea of 50 MB froze the window. */
+export const TEXT_PIECE_CHARS = 100_000;
+
+export interface TextPiece {
+  /** The piece's characters, and where they sit in the whole string (0-based, end excluded). */
+  text: string;
+  from: number;
+  to: number;
+  /** Which piece this is and how many there are. */
+  index: number;
+  count: number;
+}
+
+/**
+ * Piece `index` of `value`, `size` characters long, so a long string is drawn a piece at a time. A
+ * piece never ends between the two halves of a surrogate pair: that character goes whole to the next.
+ */
+export function textPiece(value: string, index: number, size = TEXT_PIECE_CHARS): TextPiece {
+  const count = Math.max(1, Math.ceil(value.length / size));
+  const at = Math.min(Math.max(0, index), count - 1);
+  const edge = (n: number) => (n > 0 && n < value.length && isHighSurrogate(value.charCodeAt(n - 1)) ? n - 1 : n);
+  const from = edge(at * size);
+  const to = edge(Math.min(value.length, (at + 1) * size));
+  return { text: value.slice(from, to), from, to, index: at, count };
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
