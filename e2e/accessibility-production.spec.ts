@@ -4,18 +4,8 @@
  * e2e/accessibility.spec.ts checks the views with the embedded (local) connection, where none of
  * these colours show; here #f2555a was 4.09:1 on the toolbar and 3.65:1 on the selected connection.
  */
-import { AxeBuilder } from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import { seriousViolations } from './fixtures/axe.ts';
 import { expect, REMOTE_ADMIN, test } from './fixtures/test.ts';
-
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} ×${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-}
 
 test('a production connection, its answer and its read-only refusal have no serious or critical WCAG 2.1 AA violation', async ({ app, page, remoteServer }) => {
   test.setTimeout(120_000);

@@ -15,7 +15,7 @@ interface Opener {
 }
 
 const OPENERS: Opener[] = [
-  { name: 'the Templates menu', button: (app) => app.page.getByRole('button', { name: 'Templates ▾' }), shown: (app) => app.page.getByRole('menu', { name: 'Templates' }) },
+  { name: 'the Templates menu', button: (app) => app.page.getByRole('button', { name: 'Templates ▾' }), shown: (app) => app.page.getByRole('dialog', { name: 'Templates' }) },
   { name: 'the "Copy as curl" menu', button: (app) => app.page.getByRole('button', { name: /^Copy as curl/ }), shown: (app) => app.page.getByRole('menu', { name: 'Copy as curl' }) },
   { name: 'the Add connection dialog', button: (app) => app.addConnectionButton, shown: (app) => app.connectionDialog },
   { name: 'the Edit connection dialog', button: (app) => app.connection('Embedded server').getByRole('button', { name: 'Edit' }), shown: (app) => app.connectionDialog },

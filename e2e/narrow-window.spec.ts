@@ -24,13 +24,13 @@ test("the answer's header and its menus stay inside a 1024-px window", async ({ 
     return [root.scrollWidth, root.clientWidth];
   });
   expect(scroll).toBeLessThanOrEqual(client);
-  for (const [button, menu] of [
-    [/^Copy as curl/, 'Copy as curl'],
-    [/^Copy as fetch/, 'Copy as fetch'],
-    ['Templates ▾', 'Templates'],
+  for (const [button, role, menu] of [
+    [/^Copy as curl/, 'menu', 'Copy as curl'],
+    [/^Copy as fetch/, 'menu', 'Copy as fetch'],
+    ['Templates ▾', 'dialog', 'Templates'],
   ] as const) {
     await page.getByRole('button', { name: button }).click();
-    const popover = page.getByRole('menu', { name: menu });
+    const popover = page.getByRole(role, { name: menu });
     await expect(popover).toBeVisible();
     await expectInside(popover, `the ${menu} menu`);
     await page.keyboard.press('Escape');

@@ -77,9 +77,9 @@ test('keeps several tabs, each with its own document', async ({ app, page }) => 
 test('inserts a template for an intent and formats the document', async ({ app, page }) => {
   await expect(app.schemaState).toHaveText('schema: demo');
   await page.getByRole('button', { name: 'Templates ▾' }).click();
-  const menu = page.getByRole('menu', { name: 'Templates' });
-  await menu.getByPlaceholder('Filter namespaces').fill('system.User');
-  await menu.getByRole('listitem').filter({ hasText: /^system\.User\s*model/ }).getByRole('menuitem', { name: 'create' }).click();
+  const templates = page.getByRole('dialog', { name: 'Templates' });
+  await templates.getByRole('textbox', { name: 'Filter namespaces' }).fill('system.User');
+  await templates.getByRole('group', { name: 'system.User model' }).getByRole('button', { name: 'create' }).click();
   await expect.poll(() => app.editorContent()).toContain('"intent": "create"');
   await expect.poll(() => app.editorContent()).toContain('"username": ""');
 

@@ -1,4 +1,10 @@
-/** The "Templates" popover: every namespace of the server with a button per intent. */
+/**
+ * The "Templates" popover: every namespace of the server with a button per intent.
+ *
+ * A labelled dialog, not an ARIA menu: it holds a filter field and a list of namespaces, each a
+ * group of buttons named by its namespace, which a menu may not hold (axe found 73 serious
+ * violations with it open as a menu: `menuitem`s inside list items, a text field in a menu).
+ */
 import { useCallback, useMemo, useRef, useState, type JSX } from 'react';
 import { useDismiss } from '../../components/use-dismiss.ts';
 import { useViewportClamp } from '../../components/use-viewport-clamp.ts';
@@ -33,36 +39,42 @@ export function TemplateMenu(props: { describe: DescribeResult | null; onInsert:
 
   return (
     <div className="popover-anchor" ref={ref}>
-      <button ref={trigger} type="button" className="btn btn-small" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <button ref={trigger} type="button" className="btn btn-small" aria-haspopup="dialog" aria-expanded={open} onClick={() => setOpen(!open)}>
         Templates ▾
       </button>
       {open && (
-        <div ref={menu} className="popover templates" role="menu" aria-label="Templates">
-          <input className="popover-filter" placeholder="Filter namespaces" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus />
+        <div ref={menu} className="popover templates" role="dialog" aria-label="Templates">
+          <input className="popover-filter" placeholder="Filter namespaces" aria-label="Filter namespaces" value={filter} onChange={(e) => setFilter(e.target.value)} autoFocus />
           {!props.describe && <p className="muted small">This server has no describe: templates use a placeholder namespace.</p>}
           <ul>
             {shown.map((n) => (
-              <li key={`${n.kind}:${n.namespace}`} className="template-row">
-                <span className="template-ns">
-                  {n.namespace} <span className={`kind kind-${n.kind}`}>{n.kind}</span>
-                </span>
-                <span className="template-intents">
-                  {n.intents.map((intent) => (
-                    <button key={intent} type="button" role="menuitem" className="chip" onClick={() => insert(buildTemplate(props.describe, n, intent))}>
-                      {intent}
-                    </button>
-                  ))}
-                </span>
+              <li key={`${n.kind}:${n.namespace}`}>
+                <div className="template-row" role="group" aria-label={`${n.namespace} ${n.kind}`}>
+                  <span className="template-ns" aria-hidden="true">
+                    {n.namespace} <span className={`kind kind-${n.kind}`}>{n.kind}</span>
+                  </span>
+                  <span className="template-intents">
+                    {n.intents.map((intent) => (
+                      <button key={intent} type="button" className="chip" onClick={() => insert(buildTemplate(props.describe, n, intent))}>
+                        {intent}
+                      </button>
+                    ))}
+                  </span>
+                </div>
               </li>
             ))}
             {matching.length > shown.length && <li className="muted small">{(matching.length - shown.length).toLocaleString('en')} more: type to filter.</li>}
-            <li className="template-row">
-              <span className="template-ns">Several queries in one request</span>
-              <span className="template-intents">
-                <button type="button" role="menuitem" className="chip" onClick={() => insert(buildMultiTemplate(firstModel))}>
-                  multi-query
-                </button>
-              </span>
+            <li>
+              <div className="template-row" role="group" aria-label="Several queries in one request">
+                <span className="template-ns" aria-hidden="true">
+                  Several queries in one request
+                </span>
+                <span className="template-intents">
+                  <button type="button" className="chip" onClick={() => insert(buildMultiTemplate(firstModel))}>
+                    multi-query
+                  </button>
+                </span>
+              </div>
             </li>
           </ul>
         </div>
