@@ -93,7 +93,8 @@ class RequestRun {
     this.state = state;
     this.input = input;
     this.log = log;
-    this.budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
+    // Rows that cannot pass it are measured only when a later check needs them (a shortcut).
+    this.budget = new AnswerBudget(state.ws.limits.maxAnswerBytes, state.shortcuts);
     this.infoLevel = diagnosticsLevel(state, input.infoLevel, null);
     // The level only ever goes from 1 to 2 once the caller is known, never up from 0.
     this.started = this.infoLevel === 0 ? 0 : performance.now();
