@@ -26,6 +26,7 @@ import { registerWebSockets, streamRoute, type StreamOptions } from './streams/r
 import { CREDENTIAL_ROUTES, serveConsole } from './web/serve-console.ts';
 import { clearStaleLocalAdminCookie } from './web/launch-exchange.ts';
 import { hostGuard, listenerFor, type Listener } from './http/host-guard.ts';
+import { addRequestGate } from './http/request-gate.ts';
 import { CONNECTION_LIMITS, fastifyConnectionOptions, type ConnectionLimits } from './http/connection-limits.ts';
 import { isLocalAdminRequest } from './http/local-admin-request.ts';
 import { collectionsRoute } from './collections/collections-route.ts';
@@ -97,18 +98,12 @@ export async function buildApp(options: AppOptions): Promise<BuiltApp> {
   app.addHook('onClose', () => {
     state.db.close();
   });
-  // A WebSocket upgrade refused with an HTTP answer (421, 403) is answered over a socket Node no longer
-  // reads, which would stay open for ever (and hold up close): end it once the answer is out.
-  // Every global hook is in fastify's callback style: an async one costs every request a promise.
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.upgrade !== undefined) reply.raw.once('finish', () => request.raw.socket.destroySoon());
-    done();
-  });
-  // Then, before any other work: a DNS-rebinding Host is answered 421 (docs/protocol.md "Endpoints").
+  // Before any other work, one hook for every request (http/request-gate.ts): a refused upgrade's
+  // socket ended, a DNS-rebinding Host answered 421 (docs/protocol.md "Endpoints"), the cookies parsed,
+  // a stale local admin cookie cleared.
   const listener = listenerFor(options.host ?? '127.0.0.1');
-  app.addHook('onRequest', hostGuard(listener));
-  await app.register(cookie);
-  app.addHook('onRequest', clearStaleLocalAdminCookie(() => state.localAdmin));
+  await app.register(cookie, { hook: false });
+  addRequestGate(app, { host: hostGuard(listener), withCookies: clearStaleLocalAdminCookie(() => state.localAdmin) });
   if (options.cors && options.cors.length > 0) {
     // PUT is a multipart upload (docs/protocol.md "Multipart uploads"): @fastify/cors allows only GET, HEAD and POST by default.
     const allowed = { origin: options.cors, credentials: true, methods: ['GET', 'HEAD', 'POST', 'PUT'] };

@@ -65,6 +65,25 @@ describe('a server without shortcuts', () => {
     }
   });
 
+  it('measures every row it reads for the answer budget, however far the answer is from it', async () => {
+    // The exact count scans each string value (query/json-bytes.ts); the lazy one reads its length only.
+    const scanned = (calls: unknown[][], name: string) => calls.filter(([text]) => text === name).length;
+    for (const which of ['on', 'off'] as const) {
+      const name = 'Measured by the budget';
+      const token = await servers[which].login('root', 'root-password-1');
+      const created = await servers[which].post({ __meta__: { namespace: 'lib.Author', intent: 'create' }, name }, { token });
+      expect(created.status, which).toBe(200);
+      const test = vi.spyOn(RegExp.prototype, 'test');
+      try {
+        const read = await servers[which].post({ __meta__: { namespace: 'lib.Author', intent: 'retrieveOne', uniqueObject: { id: created.body.__payload__.id } }, name: null });
+        expect(read.body.__payload__.name, which).toBe(name);
+        expect(scanned(test.mock.calls, name) > 0, which).toBe(which === 'off');
+      } finally {
+        test.mockRestore();
+      }
+    }
+  });
+
   it('prepares every statement afresh', () => {
     for (const which of ['on', 'off'] as const) {
       const seen: Statement[] = [];

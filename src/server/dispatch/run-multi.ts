@@ -3,7 +3,7 @@
  * name. With `__root_meta__.atomic` they share one transaction and any error undoes all of them.
  */
 import type { JsonValue, SubqueryResult } from '../../shared/protocol.ts';
-import type { RequestContext } from '../context.ts';
+import type { RequestContext, ServerState } from '../context.ts';
 import type { SqlSession } from '../db/sql-session.ts';
 import { invalidRequest, JqlFailure, jqlError } from '../errors.ts';
 import type { Outcome } from '../query/envelope.ts';
@@ -58,8 +58,9 @@ export function readRootMeta(document: Record<string, JsonValue>, maxQueries: nu
 }
 
 export async function runMulti(
-  base: Omit<RequestContext, 'sql'>,
-  newSession: () => SqlSession,
+  state: ServerState,
+  /** The context of one subquery, with an SQL session of its own. */
+  contextOn: () => RequestContext,
   document: Record<string, JsonValue>,
   root: RootMeta,
   options: RunOptions,
@@ -70,9 +71,8 @@ export async function runMulti(
   const runAll = async (): Promise<boolean> => {
     let failed = false;
     for (const name of names) {
-      const sql = newSession();
-      sessions.push(sql);
-      const ctx: RequestContext = { ...base, sql };
+      const ctx = contextOn();
+      sessions.push(ctx.sql);
       const { outcome, meta } = await runSingle(ctx, document[name] as JsonValue, options);
       const { notices, ...extras } = outcome.extras ?? {};
       results[name] = {
@@ -92,7 +92,7 @@ export async function runMulti(
   } else {
     const undo = new Error('atomic multi-query failed');
     try {
-      await base.state.db.transaction(async () => {
+      await state.db.transaction(async () => {
         if (await runAll()) throw undo;
       });
     } catch (error) {

@@ -5,7 +5,7 @@
  */
 import type { JsonValue, SqlTrace, SystemInfo } from '../../shared/protocol.ts';
 import type { Credentials } from '../auth/identify.ts';
-import { PasswordChecks } from '../auth/password-checks.ts';
+import type { PasswordChecks } from '../auth/password-checks.ts';
 import { requestedSeeAs, resolveSeeAs } from '../auth/see-as.ts';
 import { ADMIN_ROLE, type AuthUser } from '../auth/user.ts';
 import type { CookieChange, RequestContext, ServerState, UploadedFile } from '../context.ts';
@@ -93,29 +93,37 @@ class RequestRun {
     this.state = state;
     this.input = input;
     this.log = log;
-    this.budget = new AnswerBudget(state.ws.limits.maxAnswerBytes);
+    // Rows that cannot pass it are measured only when a later check needs them (a shortcut).
+    this.budget = new AnswerBudget(state.ws.limits.maxAnswerBytes, state.shortcuts);
     this.infoLevel = diagnosticsLevel(state, input.infoLevel, null);
     // The level only ever goes from 1 to 2 once the caller is known, never up from 0.
     this.started = this.infoLevel === 0 ? 0 : performance.now();
   }
 
-  private readonly sessionOn = (statements: StatementCache) => (): SqlSession => {
+  /** A new SQL session of this request on `statements`. */
+  private session(statements: StatementCache): SqlSession {
     const session = new SqlSession(statements, this.infoLevel === 2, this.budget);
     this.sessions.push(session);
     return session;
-  };
+  }
 
-  private context(caller: Caller, authClass: RequestShape['authClass'], passwordChecks: PasswordChecks): Omit<RequestContext, 'sql'> {
+  /**
+   * What a query of this request runs with. Built as one object literal, without spreads: a planned
+   * read makes one per request (issue 29). `files`: a planned read's are NO_FILES (a plan is a
+   * model read, which never touches them), any other request's its own Map (a controller gets it).
+   */
+  private context(caller: Caller, authClass: RequestShape['authClass'], passwordChecks: PasswordChecks | undefined, sql: SqlSession, files = this.input.files ?? new Map<string, UploadedFile>()): RequestContext {
     const { state, input } = this;
     return {
       state,
+      sql,
       user: caller.user,
       credential: caller.credential,
       authenticationClass: authClass,
       cookies: this.cookies,
-      files: input.files ?? new Map(),
-      ...(input.client !== undefined ? { client: input.client } : {}),
-      ...(input.knownClient !== undefined ? { knownClient: input.knownClient } : {}),
+      files,
+      client: input.client,
+      knownClient: input.knownClient,
       replyHeaders: this.replyHeaders,
       passwordChecks,
     };
@@ -133,8 +141,8 @@ class RequestRun {
     const caller = anonymousCaller(input.credentials);
     if (!caller) return null;
     // No plansOf(state).knows() first: runPlanned's lookup answers that, one cache lookup fewer.
-    const base = this.context(caller, shape.authClass, new PasswordChecks());
-    const run = state.db.read((statements) => runPlanned({ ...base, sql: this.sessionOn(statements)() }, planShape, shape.body, { log: this.log }));
+    // A plan only reads: no login, so no password to check.
+    const run = state.db.read((statements) => runPlanned(this.context(caller, shape.authClass, undefined, this.session(statements), NO_FILES), planShape, shape.body, { log: this.log }));
     if (!run) {
       this.sessions.pop();
       return null;
@@ -162,17 +170,21 @@ class RequestRun {
       const writing = planShape !== null && plansOf(state).knows(planShape) ? false : writes(body, root);
       // (A see-as request never gets here as a write: resolveSeeAs refused it.) A write is authorized as its caller stands when it runs, not when it queued: a commit ahead of
       // it in the gate may have taken a role away or disabled the account (issue 29.5).
-      const access = <T>(fn: (statements: StatementCache, base: Omit<RequestContext, 'sql'>) => Promise<T>): Promise<T> =>
+      // `contextOn` makes the context of one query, with a new SQL session on the access's statements.
+      const access = <T>(fn: (contextOn: () => RequestContext) => Promise<T>): Promise<T> =>
         writing
-          ? state.db.write((statements) => fn(statements, this.context(callerAsCommitted(state, identity), authClass, passwordChecks)))
-          : state.db.read((statements) => fn(statements, this.context(caller, authClass, passwordChecks)));
+          ? state.db.write((statements) => {
+              const as = callerAsCommitted(state, identity);
+              return fn(() => this.context(as, authClass, passwordChecks, this.session(statements)));
+            })
+          : state.db.read((statements) => fn(() => this.context(caller, authClass, passwordChecks, this.session(statements))));
       if (single || !root) {
-        const run = await access((statements, base) => runSingle({ ...base, sql: this.sessionOn(statements)() }, body, { log, shape: planShape }));
+        const run = await access((contextOn) => runSingle(contextOn(), body, { log, shape: planShape }));
         outcome = run.outcome;
         onlyData = run.meta?.onlyData ?? false;
         if (outcome.errors) status = statusOf(outcome.errors);
       } else {
-        const run = await access((statements, base) => runMulti(base, this.sessionOn(statements), body, root, { log }));
+        const run = await access((contextOn) => runMulti(state, contextOn, body, root, { log }));
         outcome = run.outcome;
       }
     } catch (error) {
@@ -213,6 +225,9 @@ class RequestRun {
     };
   }
 }
+
+/** The file parts of a planned read: a model read never reads or adds any (RequestRun.context). */
+const NO_FILES = new Map<string, UploadedFile>();
 
 /** The diagnostics a caller gets: `sql` only for the role admin in production mode (docs/protocol.md "Diagnostics"). */
 function diagnosticsLevel(state: ServerState, asked: 0 | 1 | 2, user: AuthUser | null): 0 | 1 | 2 {

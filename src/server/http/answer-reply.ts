@@ -15,16 +15,22 @@ export function sendAnswer(reply: FastifyReply, answer: RequestAnswer, held?: He
   const text = serializeAnswer(answer.body);
   // What is sent is what limits.maxAnswerBytes bounds, counted in bytes (issue 29.3).
   if (!fitsInBytes(text, answer.maxBytes)) return sendAnswer(reply, answer.instead(answerTooLarge(answer.maxBytes)), held);
-  if (held && !held.admit(reply, text)) {
+  const bytes = held ? held.admit(text) : null;
+  if (held && bytes === null) {
     const busy = answer.instead(
       new JqlFailure([jqlError('server_busy', `The server holds ${held.max} bytes of answers its clients have not read yet (limits.heldAnswerBytes); try again in ${BUSY_RETRY_SECONDS} s`)]),
     );
     return sendAnswer(reply, { ...busy, headers: { ...busy.headers, 'retry-after': String(BUSY_RETRY_SECONDS) } });
   }
-  for (const cookie of answer.cookies) {
-    if (cookie.value === null) reply.clearCookie(cookie.name, clearedSessionCookieOptions());
-    else reply.setCookie(cookie.name, cookie.value, sessionCookieOptions(cookie.maxAgeSeconds));
+  try {
+    for (const cookie of answer.cookies) {
+      if (cookie.value === null) reply.clearCookie(cookie.name, clearedSessionCookieOptions());
+      else reply.setCookie(cookie.name, cookie.value, sessionCookieOptions(cookie.maxAgeSeconds));
+    }
+    for (const name in answer.headers) reply.header(name, answer.headers[name]);
+    return reply.code(answer.status).type('application/json; charset=utf-8').send(text);
+  } finally {
+    // Held until it is out, even should writing it have failed (then until its connection closes).
+    if (held && bytes !== null) held.written(reply, bytes);
   }
-  for (const name in answer.headers) reply.header(name, answer.headers[name]);
-  return reply.code(answer.status).type('application/json; charset=utf-8').send(text);
 }

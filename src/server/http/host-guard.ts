@@ -6,7 +6,7 @@
  * and the WebSocket upgrade included. A server listening on other addresses is reached by names the
  * server cannot know (a proxy's, a LAN name), so it answers every Host.
  */
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { JqlFailure, jqlError } from '../errors.ts';
 import { sendFailure } from './error-reply.ts';
 import { isLoopbackAddress, isLoopbackName, parseHostHeader, urlHost } from './loopback.ts';
@@ -30,26 +30,25 @@ export function answersHost(listener: Listener, header: string | undefined): boo
 }
 
 /**
- * An onRequest hook in fastify's callback style: every request passes it, and an async hook would
- * cost each one a promise and a turn of the microtask queue (issue 14.2). A refused request is
- * answered here and goes no further (fastify runs no later hook once the reply is sent).
+ * The check of every request's Host, for the one onRequest hook (http/request-gate.ts): true when the
+ * request goes on; false when it was answered 421 here and must go no further.
  */
 export function hostGuard(listener: Listener) {
   // The last Host header answered, with the listener as it was then: a client sends the same one on
   // every request, so most requests compare one string instead of parsing it (issue 14.2). The answer
   // depends on nothing else; another header, or a listener start() corrected, is checked in full.
   let accepted: { header: string; host: string; loopback: boolean } | null = null;
-  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  return (request: FastifyRequest, reply: FastifyReply): boolean => {
     const header = request.headers.host;
     const known = accepted !== null && header === accepted.header && listener.host === accepted.host && listener.loopback === accepted.loopback;
     if (known || answersHost(listener, header)) {
       if (!known && header !== undefined) accepted = { header, host: listener.host, loopback: listener.loopback };
-      done();
-      return;
+      return true;
     }
     sendFailure(
       reply,
       new JqlFailure([jqlError('misdirected_request', 'This server answers only requests addressed to this machine by a loopback name (localhost, 127.0.0.1, [::1]) or by its --host')]),
     );
+    return false;
   };
 }

@@ -29,6 +29,8 @@ export function mayActAsLocalAdmin(request: FastifyRequest): boolean {
 
 /** The local admin cookie of this server (its name has the port the request came in on), if any. */
 export function localAdminCookieOf(request: FastifyRequest): string | undefined {
+  // Cookies come from this header only: a request without it (most) is spared the name's making.
+  if (request.headers.cookie === undefined) return undefined;
   const port = request.raw.socket?.localPort;
   return port === undefined ? undefined : request.cookies?.[localAdminCookieName(port)];
 }

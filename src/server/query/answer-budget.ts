@@ -17,26 +17,68 @@ import { jsonNumberBytes, jsonStringBytes } from './json-bytes.ts';
 
 export class AnswerBudget implements RowMeter {
   readonly max: number;
-  /** Bytes counted so far. */
-  used = 0;
+  /** Bytes counted exactly so far (not those of `pending`). */
+  private counted = 0;
+  /**
+   * Rows not measured yet (a shortcut, `lazy`): each was put here only when the most it can weigh
+   * (rowBytesBound, from its strings' lengths, without reading them) still fit with everything before
+   * it, so it could not have been refused. They are measured only when a later check would need the
+   * exact count; most requests never get there, and their rows are never scanned.
+   */
+  private pending: Row[] = [];
+  /** The sum of `pending`'s bounds: never less than what they weigh. */
+  private pendingAtMost = 0;
+  private readonly lazy: boolean;
 
-  constructor(max: number) {
+  /** `lazy`: rows that cannot pass the budget are measured only when needed (off without shortcuts). */
+  constructor(max: number, lazy = false) {
     this.max = max;
+    this.lazy = lazy;
+  }
+
+  /** Bytes counted so far: what every row charged weighs, exactly. */
+  get used(): number {
+    this.settle();
+    return this.counted;
   }
 
   /** Whether rows that weigh at most `bytes` fit in what is left, so that reading them cannot be refused. */
   hasRoomFor(bytes: number): boolean {
-    return this.used + bytes <= this.max;
+    if (this.counted + this.pendingAtMost + bytes <= this.max) return true;
+    this.settle();
+    return this.counted + bytes <= this.max;
   }
 
   charge(row: Row): void {
+    if (this.lazy) {
+      const most = rowBytesBound(row);
+      if (this.counted + this.pendingAtMost + most <= this.max) {
+        this.pending.push(row);
+        this.pendingAtMost += most;
+        return;
+      }
+    }
     this.spend(rowBytes(row));
   }
 
   /** Counts an answer that was not read row by row (a cached one), by the bytes it weighs sent. */
   spend(bytes: number): void {
-    this.used += bytes;
-    if (this.used > this.max) throw answerTooLarge(this.max);
+    // Whatever the pending rows weigh, with these bytes they fit: no refusal to decide.
+    if (this.counted + this.pendingAtMost + bytes <= this.max) {
+      this.counted += bytes;
+      return;
+    }
+    this.settle();
+    this.counted += bytes;
+    if (this.counted > this.max) throw answerTooLarge(this.max);
+  }
+
+  /** Measures the pending rows; they fit by their bounds, so this never refuses. */
+  private settle(): void {
+    if (this.pending.length === 0) return;
+    for (const row of this.pending) this.counted += rowBytes(row);
+    this.pending = [];
+    this.pendingAtMost = 0;
   }
 }
 
@@ -66,12 +108,17 @@ export function fitsInBytes(text: string, max: number): boolean {
  * never less than the value it holds weighs sent.
  */
 export function rowBytes(row: Row): number {
+  return measureRow(row, jsonStringBytes);
+}
+
+/** rowBytes, with each string value counted by `stringBytes`. */
+function measureRow(row: Row, stringBytes: (text: string) => number): number {
   let bytes = 1;
   for (const key in row) {
     const value = row[key];
     // The key, its colon, and the comma or closing brace after the value.
     bytes += keyBytes(key) + 2;
-    if (typeof value === 'string') bytes += jsonStringBytes(value);
+    if (typeof value === 'string') bytes += stringBytes(value);
     else if (typeof value === 'number') bytes += jsonNumberBytes(value);
     else if (value === null || value === undefined) bytes += 4;
     else if (typeof value === 'bigint') bytes += String(value).length;
@@ -91,6 +138,19 @@ function keyBytes(key: string): number {
     keySizes.set(key, (bytes = jsonStringBytes(key)));
   }
   return bytes;
+}
+
+/**
+ * The most rowBytes(row) can be, from its strings' lengths alone: JSON writes one UTF-16 unit as 6
+ * bytes at most (`\u0001`, a lone surrogate `\udc00`; a surrogate pair is 4 for two units). Every
+ * other kind of value is counted as rowBytes counts it.
+ */
+function rowBytesBound(row: Row): number {
+  return measureRow(row, stringBytesAtMost);
+}
+
+function stringBytesAtMost(text: string): number {
+  return CHARACTER_BYTES * text.length + 2;
 }
 
 /** The most a stored number weighs sent (`-1.2345678901234567e-308`); an integer, boolean or ref weighs less. */

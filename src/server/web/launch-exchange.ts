@@ -8,7 +8,7 @@
  * request that presents it, so the console falls back to anonymous.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LOCAL_ADMIN_STORAGE_KEY } from '../../shared/local-admin.ts';
 import { localAdminCookieName, sameSecret, type LocalAdminKeys } from '../auth/local-admin.ts';
 import { localAdminCookieOf, mayActAsLocalAdmin } from '../http/local-admin-request.ts';
@@ -76,17 +76,15 @@ export function exchangeLaunchKey(request: FastifyRequest, reply: FastifyReply, 
 }
 
 /**
- * An onRequest hook: a local admin cookie of this server's port that is not this start's is cleared by
- * the answer; other ports' cookies are other servers'. In fastify's callback style, as every global
- * hook: an async one costs every request a promise.
+ * For the one onRequest hook (http/request-gate.ts): a local admin cookie of this server's port that is
+ * not this start's is cleared by the answer; other ports' cookies are other servers'.
  */
 export function clearStaleLocalAdminCookie(keys: () => LocalAdminKeys | undefined) {
-  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+  return (request: FastifyRequest, reply: FastifyReply): void => {
     const value = localAdminCookieOf(request);
     if (value !== undefined) {
       const current = keys();
       if (!current || !sameSecret(current.cookie, value)) reply.clearCookie(localAdminCookieName(request.raw.socket.localPort as number), COOKIE_OPTIONS);
     }
-    done();
   };
 }
