@@ -111,6 +111,7 @@ describe('a write while slow readers hold limits.heldAnswerBytes', () => {
     const multi = await s.post({ m: create('multi') });
     expect(single.status).toBe(503);
     expect(single.body.__errors__[0].code).toBe('server_busy');
+    expect(single.headers.get('retry-after')).toBe('1');
     expect(multi.status).toBe(503);
     for (const socket of sockets) socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 200));
