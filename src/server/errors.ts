@@ -114,7 +114,7 @@ export function databaseBusy(): JqlFailure {
 }
 
 /** Seconds a client should wait before it sends the same request again, for the codes where waiting helps. */
-const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = { database_busy: 1, storage_full: 30 };
+const RETRY_AFTER_S: Partial<Record<ErrorCode, number>> = { database_busy: 1, server_busy: 1, storage_full: 30 };
 
 /** The `Retry-After` of an answer whose first error is one of them, or null. */
 export function retryAfterOf(errors: JqlError[]): string | null {

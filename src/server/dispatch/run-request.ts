@@ -12,12 +12,13 @@ import type { CookieChange, RequestContext, ServerState, UploadedFile } from '..
 import type { StatementCache } from '../db/database.ts';
 import { SqlSession, round } from '../db/sql-session.ts';
 import { retryAfterOf, statusOf, type JqlFailure } from '../errors.ts';
-import { AnswerBudget } from '../query/answer-budget.ts';
+import { AnswerBudget, answerTooLarge, fitsInBytes } from '../query/answer-budget.ts';
 import { failedOutcome, render, type EnvelopeShape, type Outcome } from '../query/envelope.ts';
 import { parseMeta } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
 import { plansOf } from '../query/plan-cache.ts';
 import { shapeOf } from '../query/plan-shape.ts';
+import { serializeAnswer } from '../query/stored-json.ts';
 import { mayWrite } from './processors.ts';
 import { anonymousCaller, identifyCaller, readRequestShape, type Caller, type RequestShape } from './request-caller.ts';
 import { prepareLogins } from '../system/login-query.ts';
@@ -36,6 +37,12 @@ export interface RequestInput {
   files?: Map<string, UploadedFile>;
   /** Writes one line to the server's log about what the request did as whom (a "see as" read). */
   audit?: (line: string) => void;
+  /**
+   * The refusal of a request that may write, asked inside the write gate before it runs: the route's
+   * `server_busy` while the answers held for slow readers leave no room (http/held-answers.ts). A write
+   * that ran is always answered, so it must be refused before, never after its commit.
+   */
+  refuseWrite?: () => JqlFailure | null;
 }
 
 /**
@@ -54,6 +61,12 @@ export interface RequestAnswer {
   maxBytes: number;
   /** The same request answered with `failure` instead (`payload_too_large`, `server_busy`): its cookies, its shape. */
   instead: (failure: JqlFailure) => RequestAnswer;
+  /**
+   * The body's JSON text, for a request that ran through the write gate: serialized and checked against
+   * maxBytes there, before its transaction committed, so that what it wrote is answered as it is; a
+   * write is never refused after its commit (413 or 503 would tell the client that nothing happened).
+   */
+  committed?: string;
 }
 
 export function runRequest(state: ServerState, input: RequestInput, log: (error: unknown) => void): RequestAnswer | Promise<RequestAnswer> {
@@ -174,19 +187,32 @@ class RequestRun {
       const access = <T>(fn: (contextOn: () => RequestContext) => Promise<T>): Promise<T> =>
         writing
           ? state.db.write((statements) => {
+              // Refused before it runs, never after its commit (http/held-answers.ts `refuseWrite`).
+              const refusal = input.refuseWrite?.() ?? null;
+              if (refusal) throw refusal;
               const as = callerAsCommitted(state, identity);
               return fn(() => this.context(as, authClass, passwordChecks, this.session(statements)));
             })
           : state.db.read((statements) => fn(() => this.context(caller, authClass, passwordChecks, this.session(statements))));
-      if (single || !root) {
-        const run = await access((contextOn) => runSingle(contextOn(), body, { log, shape: planShape }));
-        outcome = run.outcome;
-        onlyData = run.meta?.onlyData ?? false;
-        if (outcome.errors) status = statusOf(outcome.errors);
-      } else {
-        const run = await access((contextOn) => runMulti(state, contextOn, body, root, { log }));
-        outcome = run.outcome;
+      const run = async (contextOn: () => RequestContext): Promise<{ outcome: Outcome; status: number; onlyData: boolean }> => {
+        if (single || !root) {
+          const one = await runSingle(contextOn(), body, { log, shape: planShape });
+          return { outcome: one.outcome, status: one.outcome.errors ? statusOf(one.outcome.errors) : 200, onlyData: one.meta?.onlyData ?? false };
+        }
+        return { outcome: (await runMulti(state, contextOn, body, root, { log })).outcome, status: 200, onlyData: false };
+      };
+      if (writing) {
+        return await access(async (contextOn) => {
+          const ran = await run(contextOn);
+          // Inside the gate, before the commit: an answer past the limit undoes the writes it reports
+          // (a multi-query's reads can fit the row count while their envelopes do not).
+          const answer = this.answer(ran.outcome, ran.status, ran.onlyData);
+          const text = serializeAnswer(answer.body);
+          if (!fitsInBytes(text, answer.maxBytes)) throw answerTooLarge(answer.maxBytes);
+          return { ...answer, committed: text };
+        });
       }
+      ({ outcome, status, onlyData } = await access(run));
     } catch (error) {
       return this.failed(error);
     }

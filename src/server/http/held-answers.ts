@@ -7,6 +7,10 @@
  * So however many clients stop reading, what the server holds for them stays under the bound.
  */
 import type { FastifyReply } from 'fastify';
+import { JqlFailure, jqlError } from '../errors.ts';
+
+/** Seconds a client refused for `server_busy` is asked to wait. */
+export const BUSY_RETRY_SECONDS = 1;
 
 /** A short answer is counted at its most (3 bytes a UTF-16 unit) instead of being measured. */
 const MEASURED_FROM = 16 * 1024;
@@ -22,11 +26,13 @@ export class HeldAnswers {
 
   /**
    * Counts `text` as held, before it is written: the bytes to give back to `written` once it is, or
-   * null (nothing counted) when it would pass the bound.
+   * null (nothing counted) when it would pass the bound. A write's answer is `forced`: it cannot be
+   * refused after its commit, so it is counted as it is, and the writes after it are refused before
+   * they run until there is room again (`refuseWrite`).
    */
-  admit(text: string): number | null {
+  admit(text: string, forced = false): number | null {
     const bytes = text.length < MEASURED_FROM ? 3 * text.length : Buffer.byteLength(text, 'utf8');
-    if (this.held + bytes > this.max) return null;
+    if (!forced && this.held + bytes > this.max) return null;
     this.held += bytes;
     return bytes;
   }
@@ -51,4 +57,20 @@ export class HeldAnswers {
     reply.raw.once('finish', release);
     reply.raw.once('close', release);
   }
+
+  /**
+   * The refusal of a request that may write, before it runs, or null: while answers are held and they
+   * leave no room for a short answer (MEASURED_FROM units counted at their most, or half the bound
+   * when that is less).
+   */
+  refuseWrite(): JqlFailure | null {
+    return this.held > 0 && this.held + Math.min(3 * MEASURED_FROM, this.max / 2) > this.max ? serverBusy(this.max) : null;
+  }
+}
+
+/** The refusal of an answer while the answers held for slow readers fill limits.heldAnswerBytes. */
+export function serverBusy(max: number): JqlFailure {
+  return new JqlFailure([
+    jqlError('server_busy', `The server holds ${max} bytes of answers its clients have not read yet (limits.heldAnswerBytes); try again in ${BUSY_RETRY_SECONDS} s`),
+  ]);
 }

@@ -22,6 +22,8 @@ export interface JqlPostOptions {
 
 export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { run, rateLimit, held }) => {
   registerJsonParser(app);
+  // A request that may write is refused before it runs while slow readers hold the bound (run-request.ts).
+  const refuseWrite = (): JqlFailure | null => held.refuseWrite();
   // Not an async handler: an answer ready at once (a cached plan's) is sent at once, without a
   // promise between the route and the reply (issue 14.2); one that waits is sent when it comes. A
   // synchronous handler that has sent must return undefined (fastify would send what it returns).
@@ -31,7 +33,7 @@ export const jqlPostRoute: FastifyPluginAsync<JqlPostOptions> = async (app, { ru
       sendFailure(reply, options);
       return undefined;
     }
-    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), ...clientOf(request), audit: (line) => request.log.info(line) }, (error) =>
+    const answer = run({ ...options, body: request.body as JsonValue, credentials: credentialsOf(request), ...clientOf(request), audit: (line) => request.log.info(line), refuseWrite }, (error) =>
       request.log.error({ err: error }, 'JQL query failed'),
     );
     if (answer instanceof Promise) return answer.then((ready) => sendAnswer(reply, ready, held));

@@ -62,7 +62,7 @@ export const jqlPutRoute: FastifyPluginAsync<JqlPutOptions> = async (app, { run,
         held.push(uploaded);
         files.set(file.part, uploaded);
       }
-      result = await run({ ...params, body: intake.plan.body, credentials, ...clientOf(request), files }, (error) =>
+      result = await run({ ...params, body: intake.plan.body, credentials, ...clientOf(request), files, refuseWrite: () => heldAnswers.refuseWrite() }, (error) =>
         request.log.error({ err: error }, 'JQL multipart query failed'),
       );
     } catch (error) {
