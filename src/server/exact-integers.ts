@@ -36,13 +36,15 @@ interface ReviverContext {
   source?: string;
 }
 
-/** A parsed integer's exact form: the digits sent when the double JSON.parse made differs from them. */
+/**
+ * A parsed integer's one form: a bigint of the digits sent for an integer text past 2^53, even one a
+ * double happens to hold (2^53 + 2), so that it meets the same id read from SQLite as the same value.
+ * Texts with a fraction or an exponent (`1e300`) stay doubles.
+ */
 function keepDigits(this: unknown, _key: string, value: unknown, context?: ReviverContext): unknown {
   if (typeof value !== 'number' || Number.isSafeInteger(value)) return value;
   const source = context?.source;
-  if (source === undefined || !INTEGER_TEXT.test(source)) return value;
-  const exact = BigInt(source);
-  return Number.isFinite(value) && BigInt(value) === exact ? value : exact;
+  return source !== undefined && INTEGER_TEXT.test(source) ? BigInt(source) : value;
 }
 
 /**
@@ -58,6 +60,11 @@ export function parseJsonExact(text: string): unknown {
 export function isInt64(value: unknown): value is number | bigint {
   if (typeof value === 'bigint') return value >= INT64_MIN && value <= INT64_MAX;
   return Number.isSafeInteger(value);
+}
+
+/** Whether a double holds this integer exactly (2^53 + 2 yes, 2^53 + 1 no). */
+export function isExactDouble(value: bigint): boolean {
+  return BigInt(Number(value)) === value;
 }
 
 /** The one form of an integer read as a bigint: a number when a double holds it exactly. */

@@ -10,7 +10,7 @@
  * same way, and `2026-01-01T10:00:00+02:00` finds the record stored as 08:00Z.
  */
 import type { FieldType, JsonValue } from '../../shared/protocol.ts';
-import { INT64_MAX, INT64_MIN, isInt64, parseJsonExact } from '../exact-integers.ts';
+import { INT64_MAX, INT64_MIN, isExactDouble, isInt64, parseJsonExact } from '../exact-integers.ts';
 
 export const FIELD_TYPES: readonly FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'ref', 'file'];
 
@@ -34,9 +34,9 @@ export function valueProblem(type: FieldType, value: unknown): string | null {
     case 'integer':
       return isInt64(value) ? null : typeof value === 'bigint' ? OUT_OF_RANGE : 'an integer';
     case 'number':
-      // A bigint is an integer a double would round: stored in a REAL column it would read back as
-      // its neighbour, so it is refused rather than changed.
-      if (typeof value === 'bigint') return 'a number a double holds exactly (an integer up to 2^53): store larger integers in an integer field';
+      // An integer text past 2^53 is a bigint: stored in a REAL column it is the double, so one a
+      // double would round is refused rather than read back as its neighbour.
+      if (typeof value === 'bigint') return isExactDouble(value) ? null : 'a number a double holds exactly: store integers past 2^53 in an integer field';
       return typeof value === 'number' && Number.isFinite(value) ? null : 'a number';
     case 'boolean':
       return typeof value === 'boolean' ? null : 'true or false';
@@ -67,6 +67,8 @@ export function toStored(type: FieldType, value: JsonValue): StoredValue {
       return JSON.stringify(value);
     case 'datetime':
       return canonicalDateTime(value as string) as string;
+    case 'number':
+      return Number(value);
     default:
       return value as unknown as string | number | bigint;
   }
