@@ -65,7 +65,8 @@ export class EventLog {
       record: (session, { kind, namespace, schema, id }) => {
         const sql = session.untracked;
         const row = kind === 'deleted' ? this.preImage(sql, schema, namespace, id) : this.currentRow(sql, schema, namespace, id);
-        append(sql, namespace, schema, kind, id, { row });
+        // A bigint in the row is logged as its digits (src/server/exact-integers.ts).
+        append(sql, namespace, schema, kind, id, { row: row as JsonObject | null });
         onAppend();
       },
       emit: (session, namespace, event, record) => {
