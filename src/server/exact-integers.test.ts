@@ -16,6 +16,7 @@ const WORKSPACE = {
           permissions: ANYONE,
         },
       },
+      collections: { Doc: { permissions: ANYONE } },
     },
   },
 };
@@ -93,6 +94,17 @@ describe('digits shown', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('NoSQL documents', () => {
+  it('keep the digits of their integers, written and filtered', async () => {
+    const created = await ask('{"__meta__": {"namespace": "big.Doc", "intent": "create", "schema": "nosql"}, "n": 9007199254740993}');
+    expect(created.status).toBe(200);
+    expect(created.text).toContain('"n":9007199254740993');
+    await ask('{"__meta__": {"namespace": "big.Doc", "intent": "create", "schema": "nosql"}, "n": 9007199254740992}');
+    const found = await ask('{"__meta__": {"namespace": "big.Doc", "intent": "retrieve", "schema": "nosql", "filter": {"n": 9007199254740993}}}');
+    expect(found.body.__payload__.map((doc: any) => String(doc.n))).toEqual(['9007199254740993']);
   });
 });
 
