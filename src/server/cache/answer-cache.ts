@@ -14,6 +14,7 @@ import { LRUCache } from 'lru-cache';
 import type { AnswerCacheLike, CachedAnswer, CacheRead, RequestContext } from '../context.ts';
 import type { Database } from '../db/database.ts';
 import { untracked } from '../db/sql-session.ts';
+import { parseJsonExact } from '../exact-integers.ts';
 import { serializeAnswer } from '../query/stored-json.ts';
 import { pendingChanges, takeCommittedChanges, userDependency } from './change-capture.ts';
 
@@ -66,7 +67,7 @@ export class AnswerCache implements AnswerCacheLike {
     // are no cheaper a way past limits.maxAnswerBytes than ten reads.
     if (found) ctx.sql.spend(found.bytes);
     return {
-      hit: found ? (JSON.parse(found.text) as CachedAnswer) : null,
+      hit: found ? (parseJsonExact(found.text) as CachedAnswer) : null,
       keep: (models, answer) => {
         const dependencies = new Set(models);
         if (owner) dependencies.add(owner);

@@ -3,11 +3,12 @@
  * `query_info_level` diagnostics (docs/protocol.md "Diagnostics") count and show exactly what ran.
  */
 import type { JsonValue, SqlTrace } from '../../shared/protocol.ts';
+import { exactInteger } from '../exact-integers.ts';
 import type { Statement } from './connection.ts';
+import { allExact, getExact, iterateExact, runExact, type Row, type SqlParam } from './exact-reads.ts';
 import type { StatementCache } from './statements.ts';
 
-export type SqlParam = string | number | bigint | null | Buffer;
-export type Row = Record<string, unknown>;
+export type { Row, SqlParam } from './exact-reads.ts';
 
 /**
  * Counts the rows a request reads as they come (query/answer-budget.ts); throws to stop the read.
@@ -32,9 +33,9 @@ export interface SqlRunner {
 /** Statements that are not the request's own (the event log, file rows): same connection, not counted. */
 export function untracked(cache: StatementCache): SqlRunner {
   return {
-    all: (sql, params = []) => cache.get(sql).all(...params) as Row[],
-    get: (sql, params = []) => cache.get(sql).get(...params) as Row | undefined,
-    run: (sql, params = []) => cache.get(sql).run(...params),
+    all: (sql, params = []) => allExact(cache.get(sql), params, cache.integerCheck),
+    get: (sql, params = []) => getExact(cache.get(sql), params, cache.integerCheck),
+    run: (sql, params = []) => runExact(cache.get(sql), params),
   };
 }
 
@@ -72,13 +73,15 @@ export class SqlSession implements SqlRunner {
       if (this.traces) return this.traced(sql, params, (statement) => this.metered(statement, params, weighsAtMost));
       return this.metered(this.statements.get(sql), params, weighsAtMost);
     }
-    if (!this.traces) return this.statements.get(sql).all(...params) as Row[];
-    return this.traced(sql, params, (statement) => statement.all(...params) as Row[]);
+    const check = this.statements.integerCheck;
+    if (!this.traces) return allExact(this.statements.get(sql), params, check);
+    return this.traced(sql, params, (statement) => allExact(statement, params, check));
   }
 
   get(sql: string, params: SqlParam[] = []): Row | undefined {
     this.queries += 1;
-    const row = this.traces ? this.traced(sql, params, (statement) => statement.get(...params) as Row | undefined) : (this.statements.get(sql).get(...params) as Row | undefined);
+    const check = this.statements.integerCheck;
+    const row = this.traces ? this.traced(sql, params, (statement) => getExact(statement, params, check)) : getExact(this.statements.get(sql), params, check);
     if (row && this.meter) this.meter.charge(row);
     return row;
   }
@@ -91,13 +94,15 @@ export class SqlSession implements SqlRunner {
    */
   private metered(statement: Statement, params: SqlParam[], weighsAtMost: number | undefined): Row[] {
     const meter = this.meter as RowMeter;
+    const check = this.statements.integerCheck;
     if (weighsAtMost !== undefined && meter.hasRoomFor(weighsAtMost)) {
-      const all = statement.all(...params) as Row[];
+      const all = allExact(statement, params, check);
       for (const row of all) meter.charge(row);
       return all;
     }
     const rows: Row[] = [];
-    for (const row of statement.iterate(...params) as IterableIterator<Row>) {
+    // Each row is counted exact: an integer past 2^53 weighs its digits, not its neighbour's.
+    for (const row of iterateExact(statement, params, check)) {
       meter.charge(row);
       rows.push(row);
     }
@@ -111,8 +116,8 @@ export class SqlSession implements SqlRunner {
 
   run(sql: string, params: SqlParam[] = []): { changes: number; lastInsertRowid: number | bigint } {
     this.queries += 1;
-    if (!this.traces) return this.statements.get(sql).run(...params);
-    return this.traced(sql, params, (statement) => statement.run(...params));
+    if (!this.traces) return runExact(this.statements.get(sql), params);
+    return this.traced(sql, params, (statement) => runExact(statement, params));
   }
 
   private traced<T>(sql: string, params: SqlParam[], exec: (statement: Statement) => T): T {
@@ -127,7 +132,8 @@ export class SqlSession implements SqlRunner {
 }
 
 function traceParam(value: SqlParam): JsonValue {
-  if (typeof value === 'bigint') return Number(value);
+  // Its digits: a bigint is written exact (exact-integers.ts), where Number() would show a neighbour.
+  if (typeof value === 'bigint') return exactInteger(value) as JsonValue;
   if (Buffer.isBuffer(value)) return `<${value.length} bytes>`;
   return value;
 }

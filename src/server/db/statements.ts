@@ -14,9 +14,17 @@ export class StatementCache {
   /** false: every statement is prepared afresh (a server without shortcuts, ServerState.shortcuts). */
   private readonly reuse: boolean;
 
+  /**
+   * Whether reads take the integer shortcut of db/exact-reads.ts (read as doubles, again exactly only
+   * when a number may be rounded); false reads every statement with safe integers. A shortcut like
+   * the reuse, so it follows it.
+   */
+  readonly integerCheck: boolean;
+
   constructor(connection: Sqlite, reuse = true) {
     this.connection = connection;
     this.reuse = reuse;
+    this.integerCheck = reuse;
   }
 
   /**

@@ -1,9 +1,11 @@
 /**
  * The JSON body parser of POST /jql: refuses JSON nested deeper than 64 levels before parsing it
  * (a deep document would otherwise cost a deep recursion), and reports bad JSON as `invalid_json`.
+ * Integers a double cannot hold arrive as bigint (exact-integers.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import { JqlFailure, jqlError } from '../errors.ts';
+import { parseJsonExact } from '../exact-integers.ts';
 
 export const MAX_JSON_DEPTH = 64;
 
@@ -45,7 +47,8 @@ export function parseJsonBody(text: string): unknown {
     throw new JqlFailure([jqlError('invalid_json', `The JSON is nested deeper than ${MAX_JSON_DEPTH} levels`)]);
   }
   try {
-    return JSON.parse(text) as unknown;
+    // Integers past 2^53 keep their digits (a bigint) instead of becoming a neighbouring double.
+    return parseJsonExact(text);
   } catch (error) {
     throw new JqlFailure([jqlError('invalid_json', `The body is not valid JSON: ${(error as Error).message}`)]);
   }

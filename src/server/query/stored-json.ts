@@ -11,6 +11,7 @@
  * at the old cost, nothing different.
  */
 import { randomBytes } from 'node:crypto';
+import { parseJsonExact } from '../exact-integers.ts';
 
 /** A stored json value's text, written verbatim by serializeAnswer. */
 export class StoredJson {
@@ -23,7 +24,7 @@ export class StoredJson {
   /** Called by JSON.stringify: a mark to splice the text at, within serializeAnswer; the value elsewhere. */
   toJSON(): unknown {
     const splice = currentSplice;
-    if (splice === null) return JSON.parse(this.text) as unknown;
+    if (splice === null) return parseJsonExact(this.text);
     splice.texts.push(this.text);
     // Made on the first stored value only: an answer without one costs no random bytes.
     splice.mark ??= `jql-stored-json-${randomBytes(16).toString('hex')}`;

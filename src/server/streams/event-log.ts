@@ -10,6 +10,7 @@
 import type { JsonObject, JsonValue } from '../../shared/protocol.ts';
 import type { MutationSink } from '../context.ts';
 import { limitLiteral } from '../db/limit-literal.ts';
+import { isInt64, parseJsonExact } from '../exact-integers.ts';
 import type { SqlRunner } from '../db/sql-session.ts';
 import { DOCUMENTS_TABLE } from '../processors/nosql/tables.ts';
 import { quote } from '../query/paths.ts';
@@ -64,7 +65,8 @@ export class EventLog {
       record: (session, { kind, namespace, schema, id }) => {
         const sql = session.untracked;
         const row = kind === 'deleted' ? this.preImage(sql, schema, namespace, id) : this.currentRow(sql, schema, namespace, id);
-        append(sql, namespace, schema, kind, id, { row });
+        // A bigint in the row is logged as its digits (src/server/exact-integers.ts).
+        append(sql, namespace, schema, kind, id, { row: row as JsonObject | null });
         onAppend();
       },
       emit: (session, namespace, event, record) => {
@@ -126,7 +128,7 @@ export class EventLog {
     if (table === undefined) return null;
     const copies = sql.all('DELETE FROM temp.jql_deleted_rows WHERE tbl = ? AND id = ? RETURNING row', [table, id]) as Array<{ row: string }>;
     const last = copies[copies.length - 1];
-    return last ? (JSON.parse(last.row) as SnapshotRow) : null;
+    return last ? (parseJsonExact(last.row) as SnapshotRow) : null;
   }
 }
 
@@ -135,7 +137,8 @@ function append(sql: SqlRunner, namespace: string, schema: EventSchema, event: s
 }
 
 function toLoggedEvent(row: EventRow): LoggedEvent {
-  const payload = JSON.parse(row.payload) as { row?: SnapshotRow | null; record?: JsonValue };
+  // Exact: a logged id or value past 2^53 is sent with its digits (exact-integers.ts).
+  const payload = parseJsonExact(row.payload) as { row?: SnapshotRow | null; record?: JsonValue };
   const event: LoggedEvent = {
     seq: row.seq,
     at: row.at,
@@ -150,5 +153,5 @@ function toLoggedEvent(row: EventRow): LoggedEvent {
 }
 
 function isRecordWithId(value: JsonValue): value is JsonObject & { id: number } {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Number.isSafeInteger(value.id);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && isInt64(value.id);
 }

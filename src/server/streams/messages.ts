@@ -6,6 +6,7 @@
 import type { ErrorCode } from '../../shared/error-codes.ts';
 import type { JsonValue } from '../../shared/protocol.ts';
 import { STREAM_EVENTS, type StreamEventKind } from '../../shared/streams.ts';
+import { parseJsonExact } from '../exact-integers.ts';
 import { MAX_CONDITIONS } from '../query/meta.ts';
 import { isPlainObject } from '../query/normalize.ts';
 import { authTokenProblem } from './stream-auth.ts';
@@ -47,7 +48,8 @@ const KEYS = {
 export function parseClientMessage(text: string): ClientMessage {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A filter's integers past 2^53 keep their digits, as in POST /jql (exact-integers.ts).
+    value = parseJsonExact(text);
   } catch {
     throw new MessageError(null, 'invalid_json', 'The message is not JSON');
   }

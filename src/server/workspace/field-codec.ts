@@ -10,11 +10,12 @@
  * same way, and `2026-01-01T10:00:00+02:00` finds the record stored as 08:00Z.
  */
 import type { FieldType, JsonValue } from '../../shared/protocol.ts';
+import { INT64_MAX, INT64_MIN, isExactDouble, isInt64, parseJsonExact } from '../exact-integers.ts';
 
 export const FIELD_TYPES: readonly FieldType[] = ['string', 'text', 'integer', 'number', 'boolean', 'date', 'datetime', 'json', 'ref', 'file'];
 
-/** A value as SQLite stores it. */
-export type StoredValue = string | number | null;
+/** A value as SQLite stores it (a bigint: an INTEGER past 2^53, exact-integers.ts). */
+export type StoredValue = string | number | bigint | null;
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -31,8 +32,11 @@ export function valueProblem(type: FieldType, value: unknown): string | null {
     case 'text':
       return typeof value === 'string' ? null : 'a string';
     case 'integer':
-      return Number.isSafeInteger(value) ? null : 'an integer';
+      return isInt64(value) ? null : typeof value === 'bigint' ? OUT_OF_RANGE : 'an integer';
     case 'number':
+      // An integer text past 2^53 is a bigint: stored in a REAL column it is the double, so one a
+      // double would round is refused rather than read back as its neighbour.
+      if (typeof value === 'bigint') return isExactDouble(value) ? null : 'a number a double holds exactly: store integers past 2^53 in an integer field';
       return typeof value === 'number' && Number.isFinite(value) ? null : 'a number';
     case 'boolean':
       return typeof value === 'boolean' ? null : 'true or false';
@@ -43,11 +47,15 @@ export function valueProblem(type: FieldType, value: unknown): string | null {
     case 'json':
       return null;
     case 'ref':
-      return Number.isSafeInteger(value) && (value as number) > 0 ? null : 'a positive integer id';
+      if (typeof value === 'bigint' && value > INT64_MAX) return `a positive integer id (at most ${INT64_MAX})`;
+      return isInt64(value) && value > 0 ? null : 'a positive integer id';
     case 'file':
       return 'a file: upload it with PUT /jql (multipart)';
   }
 }
+
+/** What an integer past SQLite's 64-bit range is told (12345678901234567890 would be stored as a REAL). */
+const OUT_OF_RANGE = `an integer from ${INT64_MIN} to ${INT64_MAX} (SQLite's 64-bit range)`;
 
 /** JSON value -> stored value, for a value that `valueProblem` accepts (or null). */
 export function toStored(type: FieldType, value: JsonValue): StoredValue {
@@ -59,8 +67,10 @@ export function toStored(type: FieldType, value: JsonValue): StoredValue {
       return JSON.stringify(value);
     case 'datetime':
       return canonicalDateTime(value as string) as string;
+    case 'number':
+      return Number(value);
     default:
-      return value as string | number;
+      return value as unknown as string | number | bigint;
   }
 }
 
@@ -71,7 +81,7 @@ export function fromStored(type: FieldType, stored: unknown): JsonValue {
     case 'boolean':
       return stored !== 0;
     case 'json':
-      return JSON.parse(stored as string) as JsonValue;
+      return parseJsonExact(stored as string) as JsonValue;
     default:
       return stored as JsonValue;
   }

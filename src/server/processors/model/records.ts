@@ -91,7 +91,8 @@ function fillReference(ctx: RequestContext, field: FieldDef, nested: Selection, 
   for (const record of records) {
     const id = record[field.name];
     // A referenced row outside the caller's row scope reads as absent.
-    const target = typeof id === 'number' ? (byId.get(id) ?? null) : null;
+    // An id past 2^53 is a bigint (src/server/exact-integers.ts), as the key it was read back under.
+    const target = typeof id === 'number' || typeof id === 'bigint' ? (byId.get(id as number) ?? null) : null;
     if (target !== null) {
       const weight = weights.get(id as number);
       if (weight === undefined) weights.set(id as number, -1);

@@ -121,7 +121,8 @@ export function problemWith(field: FieldDef, value: JsonValue): string | null {
   if (field.maxLength !== undefined && typeof value === 'string' && [...value].length > field.maxLength) {
     return `is longer than ${field.maxLength} characters`;
   }
-  if (typeof value === 'number') {
+  // An integer past 2^53 is a bigint (exact-integers.ts): its bounds apply the same.
+  if (typeof value === 'number' || typeof value === 'bigint') {
     if (field.min !== undefined && value < field.min) return `must be at least ${field.min}`;
     if (field.max !== undefined && value > field.max) return `must be at most ${field.max}`;
   }

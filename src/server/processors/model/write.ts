@@ -31,7 +31,8 @@ export async function create(ctx: RequestContext, model: ModelDef, meta: ParsedM
     columns.length === 0
       ? `INSERT INTO ${quote(model.table)} DEFAULT VALUES`
       : `INSERT INTO ${quote(model.table)} (${columns.map(quote).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-  const id = Number(runWrite(ctx, model, sql, [...checked.columns.values()]).lastInsertRowid);
+  // Exact (db/exact-reads.ts): a number, or a bigint past 2^53, which Number() would make a neighbour's id.
+  const id = runWrite(ctx, model, sql, [...checked.columns.values()]).lastInsertRowid as number;
   if (scopes) ensureInScope(ctx, model, id, scopes);
   return finish(ctx, model, returned, id, 'created');
 }

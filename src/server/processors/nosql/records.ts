@@ -4,6 +4,7 @@
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { Row } from '../../db/sql-session.ts';
 import { ErrorList, invalidRequest, type ErrorPath } from '../../errors.ts';
+import { parseJsonExact } from '../../exact-integers.ts';
 import { defineKey } from '../../query/normalize.ts';
 
 export const ROW_COLUMNS = 'd."id", d.body, d.created_at, d.updated_at';
@@ -27,7 +28,8 @@ export function selectionOf(data: Record<string, JsonValue> | null | undefined, 
 }
 
 export function toRecord(row: Row, selection: Selection): JsonObject {
-  const document = JSON.parse(row.body as string) as JsonObject;
+  // An integer past 2^53 was stored with its digits and is sent with them (exact-integers.ts).
+  const document = parseJsonExact(row.body as string) as JsonObject;
   const stored: JsonObject = {};
   defineKey(stored, 'id', row.id as number);
   for (const [key, value] of Object.entries(document)) defineKey(stored, key, value);

@@ -4,6 +4,7 @@
 import type { JsonObject, JsonValue } from '../../../shared/protocol.ts';
 import type { ProcessorOutput, RequestContext, Scopes } from '../../context.ts';
 import { fail, JqlFailure, jqlError } from '../../errors.ts';
+import { parseJsonExact } from '../../exact-integers.ts';
 import type { ParsedMeta } from '../../query/meta.ts';
 import { defineKey } from '../../query/normalize.ts';
 import { sizeProblem } from '../../query/value-size.ts';
@@ -30,7 +31,7 @@ export function update(ctx: RequestContext, collection: CollectionDef, meta: Par
   checkDocument(ctx, data);
   return ctx.state.db.transaction(async () => {
     const row = readOne(ctx, collection, meta, scopes);
-    const document = JSON.parse(row.body as string) as JsonObject;
+    const document = parseJsonExact(row.body as string) as JsonObject;
     // Shallow merge: a given key replaces the stored value whole (null included); others stay.
     for (const [key, value] of Object.entries(data)) defineKey(document, key, value);
     const id = row.id as number;
