@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './scripts/test-sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -12,6 +13,8 @@ export default defineConfig({
     // vitest's default is one worker fewer than the cores: one file at a time on a 2-core machine, where
     // most slow files wait on the server or CLI processes they start and the other core sits idle.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // The slowest files start first, also in a clean clone with no timings (scripts/test-sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // The JSON report feeds the "N passed, N failed" line that .ci/run prints.
