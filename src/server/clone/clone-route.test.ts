@@ -187,15 +187,15 @@ describe('the clone route', () => {
   });
 
   it("a finished copy's status shows the query's 64-bit numbers with the digits its manifest file holds", async () => {
-    const big = '{"__meta__":{"namespace":"crm.Account","intent":"retrieve","filter":{"score__in":[9007199254740993,9223372036854775807]}},"name":null}';
+    const big = '{"__meta__":{"namespace":"crm.Account","intent":"retrieve","filter":{"id__in":[9007199254740993,9223372036854775807]}},"name":null}';
     const { id } = (await (await call('POST', '/local/clones', request({ query: big, depth: 0 }))).json()) as { id: string };
     const status = await until(id, (s) => s.state !== 'running');
     if (status.state !== 'done') throw new Error(`clone did not finish: ${JSON.stringify(status)}`);
     const text = await (await call('GET', `/local/clones/${id}`)).text();
     const onDisk = readFileSync(join(status.connection.dataDir, CLONE_MANIFEST_FILE), 'utf8');
     // The same digits as the file, as numbers: not rounded, not the marker strings the server keeps them as.
-    expect(onDisk.replace(/\s/g, '')).toContain('"score__in":[9007199254740993,9223372036854775807]');
-    expect(text).toContain('"score__in":[9007199254740993,9223372036854775807]');
+    expect(onDisk.replace(/\s/g, '')).toContain('"id__in":[9007199254740993,9223372036854775807]');
+    expect(text).toContain('"id__in":[9007199254740993,9223372036854775807]');
     expect(text).not.toContain('\uE000');
   });
 
