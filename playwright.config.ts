@@ -27,10 +27,11 @@ const chromiumLaunchOptions = { executablePath: chromium.executablePath, args: c
 export default defineConfig({
   testDir: 'e2e',
   testIgnore: ['electron/**'],
-  // Each worker has its own console server (e2e/fixtures/test.ts), so `--workers=2` is safe for state;
-  // the default is one: on two cores, two browsers made Monaco's validation race visible
-  // (e2e/variables.spec.ts saw stale JSON markers twice in two full runs) and saved under a minute.
-  workers: 1,
+  // Each worker has its own console server (e2e/fixtures/test.ts), so two workers never share a
+  // server's state. Two workers on two cores: a test mostly waits on its browser's renderer and its
+  // server in turn, so a second test fills the gaps. (Monaco's validation race that two workers once
+  // made visible in e2e/variables.spec.ts is gone: the markers of an older text are not trusted.)
+  workers: 2,
   fullyParallel: false,
   timeout: 45_000,
   expect: { timeout: 10_000 },
