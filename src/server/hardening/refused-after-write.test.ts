@@ -5,8 +5,9 @@
 // whose reads fit the row count but whose envelope did not was answered 413 after its create (atomic
 // or not) had committed, and a create sent while slow readers held limits.heldAnswerBytes was
 // answered 503 after it had committed.
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stuckReader as openStuckReader } from '../testing/stuck-reader.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
 import { testApp, writeWorkspace, type TestApp } from '../testing/fixture.ts';
 
@@ -90,12 +91,7 @@ describe('a write while slow readers hold limits.heldAnswerBytes', () => {
   });
 
   async function stuckReader(): Promise<void> {
-    const { hostname, port } = new URL(s.url);
-    const socket = connect({ host: hostname, port: Number(port) });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-    socket.pause();
-    socket.write(`POST /jql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(PAGE)}\r\n\r\n${PAGE}`);
+    sockets.push(await openStuckReader(s.url, PAGE));
   }
 
   it('is refused before it runs (503, nothing written) or answered: never refused after its commit', async () => {

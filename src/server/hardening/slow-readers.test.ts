@@ -2,10 +2,11 @@
 // requests (limits.heldAnswerBytes). Real sockets that send a request and never read: once the answers
 // waiting for them reach the bound, a new large answer is 503 server_busy with Retry-After instead of
 // one more answer held in memory; once those clients read (or go away), answers flow again.
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_WORKSPACE, writeWorkspace } from '../testing/fixture.ts';
 import { startFileServer, type FileServer } from '../testing/file-server.ts';
+import { stuckReader } from '../testing/stuck-reader.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -33,13 +34,8 @@ afterAll(async () => {
 
 /** Sends the page request on a raw socket and never reads: returns once the server has had time to answer. */
 async function stuckClient(): Promise<Socket> {
-  const { hostname, port } = new URL(s.url);
-  const socket = connect({ host: hostname, port: Number(port) });
+  const socket = await stuckReader(s.url, PAGE);
   sockets.push(socket);
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  // No 'data' listener and paused: after its first small buffer the socket reads nothing more.
-  socket.pause();
-  socket.write(`POST /jql HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(PAGE)}\r\n\r\n${PAGE}`);
   return socket;
 }
 
