@@ -9,8 +9,13 @@
  * One decode per string, not pieces joined: pieces make a rope, and the first view to read the string
  * flattened it, copying all 50 MB again inside that view's own task (the longest task of huge-string's
  * Run: the flatten cost more than the one decode does).
+ *
+ * A Run's payload goes further: its long strings are not decoded on the window's thread at all
+ * (takePayloadLongTexts, long-text.ts); what is left to put back is a long string elsewhere (an
+ * error's message), or any long string of an answer that is not a Run's.
  */
 import { nextTask } from '../../shared/capped-body.ts';
+import { longTextUnits, placeholderOf, type LongTextUnits } from './long-text.ts';
 
 /** Strings longer than this (in UTF-16 units) travel as bytes. */
 export const LONG_STRING_BYTES = 256 * 1024;
@@ -24,11 +29,11 @@ type Container = Record<string, unknown> | unknown[];
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer);
 
 /**
- * Takes the long strings out of `root` (in place) and hands them back as bytes. Walks with its own
- * stack (a deeply nested answer must not overflow it) and visits a shared object once.
+ * Replaces every string of `root` longer than `limit` (in place) by what `replace` makes of it, given
+ * the string and a way to get its path. Walks with its own stack (a deeply nested answer must not
+ * overflow it) and visits a shared object once.
  */
-export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): LongString[] {
-  const found: LongString[] = [];
+function replaceLongStrings(root: Container, limit: number, replace: (value: string, path: () => Array<string | number>) => string): void {
   const seen = new Set<object>();
   // Each entry links to its parent: a path is built only for a string that is found, so a deeply
   // nested answer is not walked in time proportional to the square of its depth.
@@ -43,7 +48,6 @@ export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): Lon
     return path.reverse();
   };
   const stack: At[] = [{ node: root, up: null, key: '' }];
-  const encoder = new TextEncoder();
   while (stack.length > 0) {
     const at = stack.pop()!;
     if (seen.has(at.node)) continue;
@@ -52,15 +56,40 @@ export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): Lon
     const keys: Array<string | number> = Array.isArray(at.node) ? at.node.map((_, i) => i) : Object.keys(node);
     for (const key of keys) {
       const value = node[key];
-      if (typeof value === 'string' && value.length > limit) {
-        found.push({ path: pathOf(at, key), bytes: encoder.encode(value).buffer as ArrayBuffer });
-        node[key] = '';
-      } else if (isContainer(value)) {
-        stack.push({ node: value, up: at, key });
-      }
+      if (typeof value === 'string' && value.length > limit) node[key] = replace(value, () => pathOf(at, key));
+      else if (isContainer(value)) stack.push({ node: value, up: at, key });
     }
   }
+}
+
+/** Takes the long strings out of `root` (in place, leaving '') and hands them back as bytes. */
+export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): LongString[] {
+  const found: LongString[] = [];
+  const encoder = new TextEncoder();
+  replaceLongStrings(root, limit, (value, path) => {
+    found.push({ path: path(), bytes: encoder.encode(value).buffer as ArrayBuffer });
+    return '';
+  });
   return found;
+}
+
+/**
+ * Puts a placeholder in place of every long string of each section's payload (in place) and hands
+ * back their code units (long-text.ts): the window shows those strings without ever decoding them
+ * whole. Only a Run's payload: what else reads an answer (a describe, the errors) gets whole strings.
+ */
+export function takePayloadLongTexts(sections: Array<{ payload: unknown }>, limit = LONG_STRING_BYTES): LongTextUnits[] {
+  const found = new Map<string, LongTextUnits>();
+  for (const section of sections) {
+    const holder = [section.payload];
+    replaceLongStrings(holder, limit, (value) => {
+      const text = longTextUnits(value);
+      found.set(text.id, text);
+      return placeholderOf(text.id, value);
+    });
+    section.payload = holder[0];
+  }
+  return [...found.values()];
 }
 
 /**

@@ -2,6 +2,7 @@
 import type { DescribeRead } from './schema/describe-schema.ts';
 import type { NormalizeHints } from './normalize-envelope.ts';
 import type { LongString } from './long-strings.ts';
+import type { LongTextUnits } from './long-text.ts';
 import type { ResultView } from './result-view.ts';
 import type { HttpRequestSpec, HttpResult } from '../transport/transport.ts';
 
@@ -55,8 +56,11 @@ export interface FetchFailedReply {
   fetchFailed: { cancelled: boolean; message: string };
 }
 
-/** `longStrings`: strings taken out of the reply, to put back before it is read (long-strings.ts). */
-export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead; longStrings?: LongString[] } | { id: number; failure: string } | RawReply | HeadReply | FetchFailedReply;
+/**
+ * `longStrings`: strings taken out of the reply, to put back before it is read (long-strings.ts);
+ * `longTexts`: the code units of the placeholders in a Run's payload, to register (long-text.ts).
+ */
+export type ParseReply = { id: number; view: ResultView; describe?: DescribeRead; longStrings?: LongString[]; longTexts?: LongTextUnits[] } | { id: number; failure: string } | RawReply | HeadReply | FetchFailedReply;
 
 /** The raw answer, sent before the parse starts: a parse that fails or stops the worker cannot lose it. */
 export interface RawReply {

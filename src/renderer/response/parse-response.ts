@@ -9,6 +9,7 @@ import { textNestsDeeperThan } from './json-depth.ts';
 import { notJsonView, type NormalizeHints } from './normalize-envelope.ts';
 import type { ParseKind, ParseReply, ResponseHead, WorkerRequest } from './parse-protocol.ts';
 import { putBackLongStrings } from './long-strings.ts';
+import { registerLongTexts } from './long-text.ts';
 import { readAnswer } from './read-answer.ts';
 import type { ResultView } from './result-view.ts';
 import type { DescribeRead } from './schema/describe-schema.ts';
@@ -69,8 +70,13 @@ function wire(worker: WorkerLike): void {
     pending.delete(id);
     if (assembler && 'view' in reply && reply.describe?.describe) reply.describe.describe = assembler.finish(reply.describe.describe);
     const finish = (outcome: Outcome) => waiter.done({ ...outcome, ...(waiter.raw ? { raw: waiter.raw } : {}), ...(waiter.head ? { head: waiter.head } : {}) });
+    if ('view' in reply && reply.longTexts) {
+      // Kept as code units for as long as the view lives: the views read pieces, nothing decodes them whole.
+      registerLongTexts(reply.view, reply.longTexts);
+      delete reply.longTexts;
+    }
     if (!('longStrings' in reply) || !reply.longStrings) return finish(reply);
-    // The long strings come as bytes: decoded in pieces, the answer is handed on once whole again.
+    // The long strings come as bytes: each decoded in a task of its own, the answer is handed on once whole again.
     const { longStrings, ...answer } = reply;
     void putBackLongStrings(answer as unknown as Record<string, unknown>, longStrings).then(
       () => finish(answer),

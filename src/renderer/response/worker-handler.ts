@@ -7,7 +7,7 @@
  * answer, not the console.
  */
 import { inSlices, type DescribeSliceMessage } from './describe-slices.ts';
-import { takeLongStrings } from './long-strings.ts';
+import { takeLongStrings, takePayloadLongTexts } from './long-strings.ts';
 import type { FetchRunRequest, ParseReply, ParseRequest, WorkerRequest } from './parse-protocol.ts';
 import { readAnswer } from './read-answer.ts';
 import { createBrowserTransport, type FetchLike } from '../transport/browser-transport.ts';
@@ -31,11 +31,15 @@ export function createWorkerHandler(post: PostReply, fetchImpl: FetchLike): (mes
       reply = { id, failure: `The answer could not be read (${(err as Error).message}).` };
     }
     try {
+      const transfer: Transferable[] = [];
       if ('view' in reply) {
+        // A Run's payload is shown, never read whole: its long strings stay code units (long-text.ts).
+        const longTexts = request.raw ? takePayloadLongTexts(reply.view.sections) : [];
         const longStrings = takeLongStrings(reply as unknown as Record<string, unknown>);
+        if (longTexts.length > 0) reply = { ...reply, longTexts };
         if (longStrings.length > 0) reply = { ...reply, longStrings };
+        transfer.push(...longTexts.map((t) => t.units.buffer), ...longStrings.map((s) => s.bytes));
       }
-      const transfer = 'longStrings' in reply && reply.longStrings ? reply.longStrings.map((s) => s.bytes) : [];
       // A large describe goes in slices, each rebuilt on the window's thread as a task of its own; the
       // reply, last, carries the long strings' bytes.
       const messages = inSlices(reply);

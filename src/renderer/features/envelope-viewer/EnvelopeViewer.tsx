@@ -28,7 +28,8 @@ import { PayloadTable } from './PayloadTable.tsx';
 import { RawBody } from './RawBody.tsx';
 import { ResponseHeader } from './ResponseHeader.tsx';
 import { CLOSED_SEARCH, ResponseSearch, type SearchState } from './ResponseSearch.tsx';
-import { MATCH_LIMIT, step } from './response-search.ts';
+import { LONG_TEXT_SEARCH_NOTE, MATCH_LIMIT, step } from './response-search.ts';
+import { longTextCount } from '../../response/long-text.ts';
 import { SqlPanel } from './SqlPanel.tsx';
 import type { ExplainRecord } from './record-actions.ts';
 import { tableRows } from './table-model.ts';
@@ -224,6 +225,7 @@ function DoneView(props: ResultViewerProps & { run: RunDone; chosen: View | null
           state={search}
           count={current === 'table' || current === 'json' || current === 'raw' ? matchCount : null}
           limited={matchCount >= MATCH_LIMIT}
+          {...(longTextCount(view) > 0 && (current === 'table' || current === 'json') ? { note: LONG_TEXT_SEARCH_NOTE } : {})}
           onQuery={(text) => onSearch((s) => ({ ...s, query: text, index: 0 }))}
           onStep={(direction) => onSearch((s) => ({ ...s, index: step(Math.min(s.index, matchCount - 1), matchCount, direction) }))}
           onClose={() => onSearch((s) => ({ ...s, open: false }))}

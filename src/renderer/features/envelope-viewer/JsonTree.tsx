@@ -11,6 +11,7 @@ import type { JsonValue } from '../../../shared/protocol.ts';
 import { formatBytes } from '../../components/format.ts';
 import { flattenTree, initialExpansion, type TreeRow } from './json-tree-model.ts';
 import { LongTextPanel } from './LongTextPanel.tsx';
+import { longTextOf } from '../../response/long-text.ts';
 import { currentOf, treeMatches, type Searchable } from './response-search.ts';
 
 const ROW_HEIGHT = 20;
@@ -48,7 +49,7 @@ export function JsonTree(props: { value: JsonValue } & Searchable): JSX.Element 
 
   return (
     <>
-    {whole && typeof whole.value === 'string' && <LongTextPanel key={whole.id} label={whole.label ?? 'value'} value={whole.value} onClose={() => setWhole(null)} />}
+    {whole && typeof whole.value === 'string' && <LongTextPanel key={whole.id} label={whole.label ?? 'value'} value={longTextOf(whole.value) ?? whole.value} onClose={() => setWhole(null)} />}
     <div ref={scrollRef} className="tree-scroll" role="tree" aria-label="Payload as JSON" data-testid="json-tree" tabIndex={0}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
         {virtualizer.getVirtualItems().map((item) => {

@@ -5,19 +5,23 @@
  * window (issue 31).
  */
 import { useState, type JSX } from 'react';
+import type { LongText } from '../../response/long-text.ts';
 import { textPiece, TEXT_PIECE_CHARS } from './bounded-json.ts';
+import { copyLongText, LONG_COPY_FAILED } from './long-text-copy.ts';
 
 const count = (n: number) => n.toLocaleString('en');
 
-export function LongTextPanel(props: { label: string; value: string; onClose: () => void; initialPiece?: number; pieceChars?: number }): JSX.Element {
+/** `value`: the string, or a long text of a Run's payload, of which only the piece shown is built. */
+export function LongTextPanel(props: { label: string; value: string | LongText; onClose: () => void; initialPiece?: number; pieceChars?: number }): JSX.Element {
   const [index, setIndex] = useState(props.initialPiece ?? 0);
   const [copied, setCopied] = useState<string | null>(null);
-  const piece = textPiece(props.value, index, props.pieceChars ?? TEXT_PIECE_CHARS);
-  const total = props.value.length;
+  const { value } = props;
+  const piece = textPiece(value, index, props.pieceChars ?? TEXT_PIECE_CHARS);
+  const total = value.length;
   const copy = () =>
-    void navigator.clipboard.writeText(props.value).then(
+    void (typeof value === 'string' ? navigator.clipboard.writeText(value) : copyLongText(value)).then(
       () => setCopied('Copied the whole string.'),
-      () => setCopied('Could not copy: the clipboard is not available here. The Raw view holds the whole answer.'),
+      () => setCopied(LONG_COPY_FAILED),
     );
   return (
     <div className="long-text-panel" data-testid="long-text-panel">

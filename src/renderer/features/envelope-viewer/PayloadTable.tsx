@@ -25,7 +25,9 @@ import { opensContextMenu, recordIdOf, type ExplainRecord } from './record-actio
 import { RecordMenu, type MenuPlace } from './RecordMenu.tsx';
 import { currentOf, tableMatches, type Searchable } from './response-search.ts';
 import { WhyNotRecordDialog } from './WhyNotRecordDialog.tsx';
-import { cellText, cellValue, columnWidths, columnsOf, copyText, isNested, moveSelection, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
+import { cellText, cellValue, columnWidths, columnsOf, copyText, detailText, holdsLongText, isNested, moveSelection, nextSort, sortedOrder, type SortSpec } from './table-model.ts';
+import { copyLongText, LONG_COPY_FAILED, TOO_LONG_TO_COPY } from './long-text-copy.ts';
+import { longTextOf } from '../../response/long-text.ts';
 
 const ROW_HEIGHT = 25;
 const INDEX_WIDTH = 56;
@@ -100,10 +102,17 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
   }, [current?.row, current?.column, search?.index]);
 
   const copyCell = () => {
-    if (selected) void copyToClipboard(copyText(cellValue(rows[selected.row], selected.column)), 'the cell', toasts);
+    if (!selected) return;
+    const value = cellValue(rows[selected.row], selected.column);
+    const long = longTextOf(value);
+    if (long) void copyLongText(long).then(() => toasts.show('Copied the cell'), () => toasts.show(LONG_COPY_FAILED, 'error'));
+    else if (holdsLongText(value)) toasts.show(TOO_LONG_TO_COPY, 'error');
+    else void copyToClipboard(copyText(value), 'the cell', toasts);
   };
   const copyRow = () => {
-    if (selected) void copyToClipboard(stringifyKeepingNumbers(rows[selected.row], 2), 'the row', toasts);
+    if (!selected) return;
+    if (holdsLongText(rows[selected.row])) toasts.show(TOO_LONG_TO_COPY, 'error');
+    else void copyToClipboard(stringifyKeepingNumbers(rows[selected.row], 2), 'the row', toasts);
   };
   useLayoutEffect(() => {
     if (!focusWanted.current || !selected) return;
@@ -281,7 +290,7 @@ export function PayloadTable(props: { rows: JsonValue[]; explainRecord?: Explain
                           <VisibleControls text={c} />
                         </span>
                         <pre>
-                          <VisibleControls text={stringifyKeepingNumbers(cellValue(row, c), 2)} />
+                          <VisibleControls text={detailText(cellValue(row, c))} />
                         </pre>
                       </div>
                     ))}

@@ -23,6 +23,8 @@ export function ResponseSearch(props: {
   /** The shown view's matches; null when that view is not searched (Errors, SQL). */
   count: number | null;
   limited: boolean;
+  /** What the view did not search whole (long strings), said beside the count. */
+  note?: string;
   onQuery: (query: string) => void;
   onStep: (direction: 1 | -1) => void;
   onClose: () => void;
@@ -61,6 +63,11 @@ export function ResponseSearch(props: {
       <span className="muted small response-search-count" role="status" data-testid="search-count">
         {where}
       </span>
+      {props.note && (
+        <span className="muted small" data-testid="search-note">
+          {props.note}
+        </span>
+      )}
       <button type="button" className="btn btn-small" aria-label="Previous match" title="Previous match (Shift+Enter)" disabled={!count} onClick={() => props.onStep(-1)}>
         ↑
       </button>

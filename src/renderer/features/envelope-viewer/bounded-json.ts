@@ -2,6 +2,8 @@
  * JSON text of a value for showing, cut to a length: a raw value kept by the boundary may hold a
  * 50 MB string, which must not become a 50 MB text node.
  */
+import type { LongText } from '../../response/long-text.ts';
+
 export const SHOWN_JSON_CHARS = 20_000;
 
 /** Strings longer than this are shown cut, with "show all" (a string over 1 MiB would stall drawing). */
@@ -33,14 +35,16 @@ export interface TextPiece {
 /**
  * Piece `index` of `value`, `size` characters long, so a long string is drawn a piece at a time. A
  * piece never ends between the two halves of a surrogate pair: that character goes whole to the next.
+ * A long text (response/long-text.ts) is read a piece at a time too: only this piece is built.
  */
-export function textPiece(value: string, index: number, size = TEXT_PIECE_CHARS): TextPiece {
+export function textPiece(value: string | LongText, index: number, size = TEXT_PIECE_CHARS): TextPiece {
+  const slice = typeof value === 'string' ? (from: number, to: number) => value.slice(from, to) : (from: number, to: number) => value.piece(from, to);
   const count = Math.max(1, Math.ceil(value.length / size));
   const at = Math.min(Math.max(0, index), count - 1);
-  const edge = (n: number) => (n > 0 && n < value.length && isHighSurrogate(value.charCodeAt(n - 1)) ? n - 1 : n);
+  const edge = (n: number) => (n > 0 && n < value.length && isHighSurrogate(slice(n - 1, n).charCodeAt(0)) ? n - 1 : n);
   const from = edge(at * size);
   const to = edge(Math.min(value.length, (at + 1) * size));
-  return { text: value.slice(from, to), from, to, index: at, count };
+  return { text: slice(from, to), from, to, index: at, count };
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

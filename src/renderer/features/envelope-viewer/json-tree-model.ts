@@ -5,6 +5,7 @@
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { bigNumberText, isBigNumber } from '../../../shared/big-number.ts';
+import { longTextOf } from '../../response/long-text.ts';
 
 export interface TreeRow {
   /** Stable id of the node: a path like `/0/assignee`, or `/0#100` for a group. */
@@ -41,9 +42,18 @@ function preview(value: JsonValue): string {
     const keys = Object.keys(value);
     return `{${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}}`;
   }
+  const long = longTextOf(value);
+  if (long) return `${JSON.stringify(long.head.slice(0, LONG_STRING_PREVIEW)).slice(0, -1)}…"`;
   if (typeof value === 'string' && value.length > LONG_STRING_CHARS) return `${JSON.stringify(value.slice(0, LONG_STRING_PREVIEW)).slice(0, -1)}…"`;
   if (isBigNumber(value)) return bigNumberText(value);
   return JSON.stringify(value);
+}
+
+/** The length of a string too long to draw whole (a long text's included), as the row's `longString`. */
+function longStringLength(value: JsonValue): { longString?: number } {
+  const long = longTextOf(value);
+  if (long) return { longString: long.length };
+  return typeof value === 'string' && value.length > LONG_STRING_CHARS ? { longString: value.length } : {};
 }
 
 type Entry = [label: string, value: JsonValue, id: string];
@@ -107,7 +117,7 @@ export function flattenTree(root: JsonValue, expanded: ReadonlySet<string>, chun
       expandable,
       expanded: open,
       value,
-      ...(typeof value === 'string' && value.length > LONG_STRING_CHARS ? { longString: value.length } : {}),
+      ...longStringLength(value),
     });
     if (open) visitChildren(value, id, depth + 1);
   };

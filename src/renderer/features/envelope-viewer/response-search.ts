@@ -7,6 +7,8 @@
  */
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
+import { longTextOf } from '../../response/long-text.ts';
+import { LONG_STRING_BYTES } from '../../response/long-strings.ts';
 import { DEFAULT_CHUNK, nodeId } from './json-tree-model.ts';
 import { cellValue } from './table-model.ts';
 
@@ -30,9 +32,20 @@ export function currentOf<T>(matches: readonly T[], search: SearchRequest | null
   return matches[Math.min(search.index, matches.length - 1)]!;
 }
 
-/** The text a value is searched in: strings as they are, anything else as JSON. */
+/**
+ * Characters of a long text (response/long-text.ts) a search reads: its first 1,000,000. Reading all
+ * of a 50 MB string would build it whole on the window's thread, the freeze it is kept apart to avoid;
+ * the search bar says that long strings were searched in part.
+ */
+export const SEARCHED_LONG_TEXT_CHARS = 1_000_000;
+/** What the search bar says of an answer that holds long texts. */
+export const LONG_TEXT_SEARCH_NOTE = `Strings over ${(LONG_STRING_BYTES).toLocaleString('en')} characters are searched in their first ${SEARCHED_LONG_TEXT_CHARS.toLocaleString('en')} characters (Save writes the whole answer to a file).`;
+
+/** The text a value is searched in: strings as they are (a long text's first part), anything else as JSON. */
 function searchable(value: JsonValue | undefined): string | null {
   if (value === undefined) return null;
+  const long = longTextOf(value);
+  if (long) return long.piece(0, SEARCHED_LONG_TEXT_CHARS);
   if (isBigNumber(value)) return bigNumberText(value);
   return typeof value === 'string' ? value : stringifyKeepingNumbers(value);
 }

@@ -5,6 +5,7 @@
 import type { JsonValue } from '../../../shared/protocol.ts';
 import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { visibleText } from '../../components/visible-controls.tsx';
+import { longTextOf } from '../../response/long-text.ts';
 
 export type SortDirection = 'asc' | 'desc';
 export interface SortSpec {
@@ -77,7 +78,12 @@ export function compareValues(a: JsonValue | undefined, b: JsonValue | undefined
   if (ra !== rb) return ra - rb;
   if (ra === 2) return compareNumbers(a as number | string, b as number | string);
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') {
+    // A long text sorts by the characters it shows (its head), not by its placeholder's mark.
+    const sa = longTextOf(a)?.head ?? a;
+    const sb = longTextOf(b)?.head ?? b;
+    return sa < sb ? -1 : sa > sb ? 1 : 0;
+  }
   if (ra === 4) {
     const sa = stringifyKeepingNumbers(a);
     const sb = stringifyKeepingNumbers(b);
@@ -115,6 +121,8 @@ export function cellText(value: JsonValue | undefined, maxLength = 300): string 
     const keys = Object.keys(value);
     return `{…} ${keys.slice(0, 3).join(', ')}${keys.length > 3 ? ', …' : ''}`;
   }
+  const long = longTextOf(value);
+  if (long) return `${long.head.slice(0, maxLength)}…`;
   const text = isBigNumber(value) ? bigNumberText(value) : String(value);
   return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text;
 }
@@ -134,7 +142,10 @@ export function columnWidths(rows: JsonValue[], columns: readonly string[], opti
   });
 }
 
-/** What "copy cell" puts on the clipboard: text as is, anything else as JSON. */
+/**
+ * What "copy cell" puts on the clipboard: text as is, anything else as JSON. Not for a long text
+ * (copyLongText), nor a value that holds one (`holdsLongText`): its placeholder is not its text.
+ */
 export function copyText(value: JsonValue | undefined): string {
   if (value === undefined) return '';
   if (isBigNumber(value)) return bigNumberText(value);
@@ -155,4 +166,27 @@ export function moveSelection(key: string, selected: { row: number; column: stri
   const rowAt = key === 'ArrowUp' ? at - 1 : key === 'ArrowDown' ? at + 1 : key === 'Home' ? 0 : key === 'End' ? order.length - 1 : at;
   const colAt = key === 'ArrowLeft' ? col - 1 : key === 'ArrowRight' ? col + 1 : col;
   return { row: order[clamp(rowAt, order.length)]!, column: columns[clamp(colAt, columns.length)]! };
+}
+
+/** True when `value` is or holds a long text (response/long-text.ts): its JSON would hold placeholders. */
+export function holdsLongText(value: JsonValue | undefined): boolean {
+  const stack: Array<JsonValue | undefined> = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string' && longTextOf(v)) return true;
+    if (typeof v === 'object' && v !== null) stack.push(...(Array.isArray(v) ? v : Object.values(v)));
+  }
+  return false;
+}
+
+/** A nested value as the row's detail shows it: JSON, with each long text as its head and its length. */
+export function detailText(value: JsonValue | undefined): string {
+  if (!holdsLongText(value)) return stringifyKeepingNumbers(value, 2);
+  return stringifyKeepingNumbers(
+    JSON.parse(JSON.stringify(value ?? null, (_key, v: unknown) => {
+      const long = longTextOf(v);
+      return long ? `${long.head}… (${long.length.toLocaleString('en')} characters: show all in the JSON view)` : v;
+    })) as JsonValue,
+    2,
+  );
 }
