@@ -2,7 +2,7 @@
  * A Run's answer with a very long string (issue 31, huge-string): the string never reaches the window
  * whole, yet every view tells the truth about it. The table cell and the tree show its start, show
  * all draws one piece at a time and pages to the rest, search finds a word far past what is drawn,
- * and copying the cell puts the exact string on the clipboard.
+ * and copying the cell puts the exact string on the clipboard (the row, whose JSON could not, is refused).
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/test.ts';
@@ -31,6 +31,10 @@ test('a very long string is shown a piece at a time, found by search and copied 
   await cell.click();
   await page.getByRole('button', { name: 'Copy cell' }).click();
   await expect.poll(async () => (await clipboard(page)).length, { timeout: 20_000 }).toBe(LONG.length);
+  expect((await clipboard(page)) === LONG).toBe(true);
+  // The row's JSON could hold only a part of it: not copied, and said so.
+  await page.getByRole('button', { name: 'Copy row' }).click();
+  await expect(page.getByText(/^Not copied: it holds a string too long to copy/)).toBeVisible();
   expect((await clipboard(page)) === LONG).toBe(true);
 
   // Search finds the word 500,000 characters in, and says what it searched.
