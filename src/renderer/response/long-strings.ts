@@ -15,14 +15,28 @@
  * error's message), or any long string of an answer that is not a Run's.
  */
 import { nextTask } from '../../shared/capped-body.ts';
-import { longTextUnits, placeholderOf, type LongTextUnits } from './long-text.ts';
+import { longTextUnits, placeholderOf, stringOfUnits, type LongTextUnits } from './long-text.ts';
 
 /** Strings longer than this (in UTF-16 units) travel as bytes. */
 export const LONG_STRING_BYTES = 256 * 1024;
 export interface LongString {
   /** Keys and indexes from the top of the reply down to the string. */
   path: Array<string | number>;
+  /** The string's UTF-8 bytes, or with `utf16` its UTF-16 code units. */
   bytes: ArrayBuffer;
+  /**
+   * Set for a string with a lone surrogate (JSON may send `"\ud800"`), which UTF-8 cannot carry: its
+   * code units travel instead, so it is put back exactly (built from pieces: slower, and rare).
+   */
+  utf16?: true;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function utf16Units(value: string): ArrayBuffer {
+  const units = new Uint16Array(value.length);
+  for (let i = 0; i < value.length; i++) units[i] = value.charCodeAt(i);
+  return units.buffer;
 }
 
 type Container = Record<string, unknown> | unknown[];
@@ -67,7 +81,8 @@ export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): Lon
   const found: LongString[] = [];
   const encoder = new TextEncoder();
   replaceLongStrings(root, limit, (value, path) => {
-    found.push({ path: path(), bytes: encoder.encode(value).buffer as ArrayBuffer });
+    if (LONE_SURROGATE.test(value)) found.push({ path: path(), bytes: utf16Units(value), utf16: true });
+    else found.push({ path: path(), bytes: encoder.encode(value).buffer as ArrayBuffer });
     return '';
   });
   return found;
@@ -97,9 +112,9 @@ export function takePayloadLongTexts(sections: Array<{ payload: unknown }>, limi
  * after the last), and puts it back at its path.
  */
 export async function putBackLongStrings(root: Container, strings: readonly LongString[], { pause = nextTask } = {}): Promise<void> {
-  for (const { path, bytes } of strings) {
+  for (const { path, bytes, utf16 } of strings) {
     await pause();
-    const text = new TextDecoder().decode(bytes);
+    const text = utf16 ? stringOfUnits(new Uint16Array(bytes), 0, bytes.byteLength / 2) : new TextDecoder().decode(bytes);
     let node: unknown = root;
     for (const key of path.slice(0, -1)) node = (node as Record<string | number, unknown>)[key];
     (node as Record<string | number, unknown>)[path[path.length - 1]!] = text;

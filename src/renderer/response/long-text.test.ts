@@ -92,12 +92,14 @@ describe('long strings of a Run stay code units on the window side (issue 31)', 
     expect(longTextOf(sent)).toBeNull();
   });
 
-  it('gives an answer that is not a Run\'s (a describe, a client read) its strings whole', async () => {
+  it('gives an answer that is not a Run\'s (a describe, a client read) its strings whole, a lone surrogate included', async () => {
     const { worker } = realWorker();
-    // Without the lone surrogate: that path sends UTF-8, which has none.
+    // The lone surrogate included, which UTF-8 cannot carry.
+    const view = await parseResponseBody(bytesOf(body(long)), 200, {}, { getWorker: () => worker, threshold: 0 });
+    expect((view.sections[0]!.payload as Array<Record<string, string>>)[0]!.body === long).toBe(true);
     const valid = long.replace('\ud800', '');
-    const view = await parseResponseBody(bytesOf(body(valid)), 200, {}, { getWorker: () => worker, threshold: 0 });
-    expect((view.sections[0]!.payload as Array<Record<string, string>>)[0]!.body === valid).toBe(true);
+    const again = await parseResponseBody(bytesOf(body(valid)), 200, {}, { getWorker: () => worker, threshold: 0 });
+    expect((again.sections[0]!.payload as Array<Record<string, string>>)[0]!.body === valid).toBe(true);
   });
 
   it('makes the whole text as a Blob for the clipboard, exact in UTF-8', async () => {

@@ -107,7 +107,8 @@ export function longTextCount(owner: object): number {
 /** Code units a piece is built from per call (String.fromCharCode takes them as arguments). */
 const UNITS_PER_CALL = 8192;
 
-function fromUnits(units: Uint8Array | Uint16Array, from: number, to: number): string {
+/** The string of code units `from` to `to` (end excluded), exactly, lone surrogates included. */
+export function stringOfUnits(units: Uint8Array | Uint16Array, from: number, to: number): string {
   let text = '';
   for (let at = from; at < to; at += UNITS_PER_CALL) text += String.fromCharCode.apply(null, units.subarray(at, Math.min(to, at + UNITS_PER_CALL)) as unknown as number[]);
   return text;
@@ -130,13 +131,13 @@ export function longTextOf(value: unknown): LongText | null {
     id: value.slice(1, end),
     length,
     head: value.slice(end + 1),
-    piece: (from, to) => fromUnits(units, at(from), at(to)),
+    piece: (from, to) => stringOfUnits(units, at(from), at(to)),
     blob: async (type = 'text/plain') => {
       const parts: string[] = [];
       for (let from = 0; from < length; ) {
         await nextTask();
         const to = edge(view, Math.min(length, from + BLOB_PART_CHARS));
-        parts.push(fromUnits(units, from, to));
+        parts.push(stringOfUnits(units, from, to));
         from = to;
       }
       return new Blob(parts, { type });
