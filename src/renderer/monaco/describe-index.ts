@@ -25,16 +25,42 @@ export function listNamespaces(d: DescribeResult): readonly NamespaceInfo[] {
   return out;
 }
 
+/** The groups of an app's namespaces, with the kind each stands for. */
+const KIND_OF = { models: 'model', controllers: 'controller', collections: 'nosql' } as const;
+export type NamespaceGroup = keyof typeof KIND_OF;
+
+/**
+ * Builds the list of a describe's namespaces group by group, in the describe's order (an app's
+ * models, controllers, collections, app after app): models first, then the rest, as listNamespaces
+ * gives them. A describe that crosses from the worker in slices has its list made one slice at a
+ * time, in each slice's own task (describe-slices.ts), so no task walks 100,000 namespaces.
+ */
+export class NamespaceCollector {
+  private readonly models: NamespaceInfo[] = [];
+  private readonly others: NamespaceInfo[] = [];
+
+  add(app: string, group: NamespaceGroup, entries: ReadonlyArray<readonly [string, unknown]>): void {
+    const into = group === 'models' ? this.models : this.others;
+    const kind = KIND_OF[group];
+    for (const [name, value] of entries) into.push({ namespace: `${app}.${name}`, kind, intents: (value as { intents?: string[] }).intents ?? [] });
+  }
+
+  list(): NamespaceInfo[] {
+    return this.models.concat(this.others);
+  }
+}
+
 function namespacesOf(d: DescribeResult): NamespaceInfo[] {
-  const out: NamespaceInfo[] = [];
+  const collector = new NamespaceCollector();
   for (const [app, def] of Object.entries(d.apps ?? {})) {
-    for (const [name, m] of Object.entries(def.models ?? {})) out.push({ namespace: `${app}.${name}`, kind: 'model', intents: m.intents ?? [] });
+    for (const group of ['models', 'controllers', 'collections'] as const) collector.add(app, group, Object.entries(def[group] ?? {}));
   }
-  for (const [app, def] of Object.entries(d.apps ?? {})) {
-    for (const [name, c] of Object.entries(def.controllers ?? {})) out.push({ namespace: `${app}.${name}`, kind: 'controller', intents: c.intents ?? [] });
-    for (const [name, c] of Object.entries(def.collections ?? {})) out.push({ namespace: `${app}.${name}`, kind: 'nosql', intents: c.intents ?? [] });
-  }
-  return out;
+  return collector.list();
+}
+
+/** `list` was made as the describe `d` was put together (NamespaceCollector): it stands for `d`'s own. */
+export function rememberNamespaces(d: DescribeResult, list: readonly NamespaceInfo[]): void {
+  listed.set(d, list);
 }
 
 export function findModel(d: DescribeResult, namespace: string): DescribeModel | undefined {

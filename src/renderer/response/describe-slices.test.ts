@@ -92,6 +92,23 @@ describe('a large describe crosses from the parse worker in slices', () => {
     expect(Object.keys(read.describe!.describe!.apps.big!)).toEqual(['models', 'controllers', 'collections']);
   });
 
+  it('makes the list of namespaces slice by slice: no task after the last slice walks them all (issue 31)', async () => {
+    const answer = describeAnswer(1_234);
+    const read = await parseDescribeBody(encode(answer), 200, { threshold: 10, getWorker: () => slicingWorker(100) });
+    const d = read.describe!.describe!;
+    // Reading a group of the finished describe now fails: the list must be there already, made as the slices came.
+    for (const app of Object.values(d.apps)) {
+      for (const group of ['models', 'controllers', 'collections'] as const) {
+        Object.defineProperty(app, group, {
+          get() {
+            throw new Error(`${group} walked after the describe was put together`);
+          },
+        });
+      }
+    }
+    expect(listNamespaces(d)).toEqual(listNamespaces((await readWhole(answer))!));
+  });
+
   it('sends a describe of at most the slice size whole, as one message', async () => {
     const worker = slicingWorker(DESCRIBE_SLICE_NAMESPACES);
     const read = await parseDescribeBody(encode(describeAnswer(10)), 200, { threshold: 10, getWorker: () => worker });
@@ -106,6 +123,7 @@ describe('a large describe crosses from the parse worker in slices', () => {
     const whole = await readWhole(answer);
     expect(Object.keys(read.describe!.describe!.apps.big!.models)).toEqual(Object.keys(whole!.apps.big!.models));
     expect(read.describe?.describe).toEqual(whole);
+    expect(listNamespaces(read.describe!.describe!)).toEqual(listNamespaces(whole!));
   });
 
   it('moves a body the caller hands over to the worker as it is, and copies one it keeps', async () => {

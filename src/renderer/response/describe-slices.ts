@@ -8,6 +8,7 @@
  * their order, as they arrive.
  */
 import type { DescribeApp, DescribeResult } from '../../shared/protocol.ts';
+import { NamespaceCollector, rememberNamespaces } from '../monaco/describe-index.ts';
 
 /** At most this many namespaces (models, controllers, collections) cross in one message. */
 export const DESCRIBE_SLICE_NAMESPACES = 2_000;
@@ -45,11 +46,17 @@ export function sliceDescribe(d: DescribeResult, max = DESCRIBE_SLICE_NAMESPACES
   return { head: { ...d, apps }, slices };
 }
 
-/** Window side: collects the slices as they arrive, then puts them into the head sent last. */
+/**
+ * Window side: collects the slices as they arrive, then puts them into the head sent last. The list
+ * of the describe's namespaces (listNamespaces) is made slice by slice too, each part in its slice's
+ * task: made at once by its first reader, it was one walk of 100,000 namespaces (issue 31).
+ */
 export class DescribeAssembler {
   private readonly groups = new Map<string, Record<string, unknown>>();
+  private readonly namespaces = new NamespaceCollector();
 
   add(slice: DescribeSlice): void {
+    this.namespaces.add(slice.app, slice.group, slice.entries);
     const key = JSON.stringify([slice.app, slice.group]);
     let into = this.groups.get(key);
     if (!into) this.groups.set(key, (into = {}));
@@ -62,12 +69,16 @@ export class DescribeAssembler {
 
   /** The head with every slice added so far in place (the head is changed and returned). */
   finish(head: DescribeResult): DescribeResult {
+    let whole = true;
     for (const [key, entries] of this.groups) {
       const [app, group] = JSON.parse(key) as [string, Group];
       const target = head.apps[app];
       if (target) (target as unknown as Record<Group, Record<string, unknown>>)[group] = entries;
+      else whole = false;
     }
     this.groups.clear();
+    // A slice without its app in the head (never sent so) leaves the list to be made from the describe.
+    if (whole) rememberNamespaces(head, this.namespaces.list());
     return head;
   }
 }

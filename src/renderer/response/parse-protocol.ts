@@ -24,14 +24,17 @@ export interface ParseRequest {
 }
 
 /**
- * A Run's request, sent by the worker itself (run-in-worker.ts, issue 31): the answer's bytes are read
- * on the worker's thread and never reach the window's. `fetch` carries the headers the page adds (the
- * local admin's secret goes in a header, by message, never in a URL) and the answer limit.
+ * A Run's request, or a describe's, sent by the worker itself (run-in-worker.ts, issue 31): the
+ * answer's bytes are read on the worker's thread and never reach the window's. `fetch` carries the
+ * headers the page adds (the local admin's secret goes in a header, by message, never in a URL) and
+ * the answer limit. `kind` (default `answer`): a describe is read into a DescribeResult and has no
+ * raw Blob.
  */
 export interface FetchRunRequest {
   id: number;
   fetch: HttpRequestSpec;
   hints: NormalizeHints;
+  kind?: ParseKind;
 }
 
 /** Stop request `id`: a fetch is aborted (the browser stops reading), any later reply is dropped. */

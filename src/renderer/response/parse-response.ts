@@ -112,17 +112,29 @@ export function ask(worker: WorkerLike, make: (id: number) => { message: WorkerR
   return { outcome, forget };
 }
 
-let appWorker: Worker | null | undefined;
-/** The app's one parse worker, made on first use; null where none can be made (tests, a strict CSP). */
-export function appParseWorker(): WorkerLike | null {
-  if (appWorker !== undefined) return appWorker;
-  try {
-    appWorker = typeof Worker === 'function' ? new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module', name: 'jql-parse' }) : null;
-  } catch {
-    appWorker = null;
-  }
-  return appWorker;
+/** A worker made on first use by `make`; null where none can be made (tests, a strict CSP). */
+function madeOnce(make: () => Worker): () => WorkerLike | null {
+  let made: Worker | null | undefined;
+  return () => {
+    if (made !== undefined) return made;
+    try {
+      made = typeof Worker === 'function' ? make() : null;
+    } catch {
+      made = null;
+    }
+    return made;
+  };
 }
+
+/** The app's parse worker: Runs' answers and large bodies. */
+export const appParseWorker = madeOnce(() => new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module', name: 'jql-parse' }));
+
+/**
+ * The describes' own worker (the same script). Reading a 100,000-model describe takes its worker a
+ * second or more; in the Runs' worker a Run's answer waited behind it, and then landed on the window
+ * together with the describe's work (issue 31, huge-describe). Apart, a Run never waits for a describe.
+ */
+export const appDescribeWorker = madeOnce(() => new Worker(new URL('./parse.worker.ts', import.meta.url), { type: 'module', name: 'jql-describe' }));
 
 export function parsesOffThread(byteLength: number, threshold = OFF_THREAD_THRESHOLD_BYTES): boolean {
   return byteLength > threshold;
@@ -169,7 +181,12 @@ export async function parseResponseBody(bytes: ArrayBuffer, httpStatus: number, 
 }
 
 /** A system.Schema.describe answer: the view (for its errors) and the describe read from it. */
-export async function parseDescribeBody(bytes: ArrayBuffer, httpStatus: number, options: ParseOptions = {}): Promise<{ view: ResultView; describe: DescribeRead | null }> {
+export interface DescribeParse {
+  view: ResultView;
+  describe: DescribeRead | null;
+}
+
+export async function parseDescribeBody(bytes: ArrayBuffer, httpStatus: number, options: ParseOptions = {}): Promise<DescribeParse> {
   const answer = await read(bytes, httpStatus, {}, 'describe', options);
   return { view: answer.view, describe: answer.describe ?? null };
 }

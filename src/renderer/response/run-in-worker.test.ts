@@ -1,37 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createBrowserTransport } from '../transport/browser-transport.ts';
 import { CancelledError, NetworkError, type HttpRequestSpec } from '../transport/transport.ts';
-import type { DescribeSliceMessage } from './describe-slices.ts';
-import type { ParseReply, WorkerRequest } from './parse-protocol.ts';
-import type { WorkerLike } from './parse-response.ts';
 import { fetchRunInWorker } from './run-in-worker.ts';
-import { createWorkerHandler } from './worker-handler.ts';
-
-type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-
-/**
- * A worker stand-in that runs the real worker's handler with `fetchImpl` as its fetch, and records
- * every message that crosses to the window and what each transfers.
- */
-function workerWith(fetchImpl: FetchLike) {
-  const listeners: Array<(e: MessageEvent<ParseReply | DescribeSliceMessage>) => void> = [];
-  const toWindow: Array<{ message: ParseReply | DescribeSliceMessage; transfer: Transferable[] }> = [];
-  const toWorker: WorkerRequest[] = [];
-  const handle = createWorkerHandler((message, transfer = []) => {
-    toWindow.push({ message, transfer });
-    queueMicrotask(() => listeners.forEach((l) => l({ data: message } as MessageEvent<ParseReply>)));
-  }, fetchImpl);
-  const worker: WorkerLike = {
-    postMessage(message) {
-      toWorker.push(message);
-      queueMicrotask(() => handle(message));
-    },
-    addEventListener(type: string, listener: never) {
-      if (type === 'message') listeners.push(listener);
-    },
-  };
-  return { worker, toWindow, toWorker };
-}
+import { workerWith } from './worker-stand-in.fixture.ts';
 
 const request = (extra: Partial<HttpRequestSpec> = {}): HttpRequestSpec => ({ connectionId: 'c', url: 'http://127.0.0.1:9/jql', method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}', withCredentials: false, ...extra });
 // A big number and a zero-width space: the raw Blob must hold the bytes exactly as sent.

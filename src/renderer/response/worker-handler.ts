@@ -1,7 +1,7 @@
 /**
  * What the parse worker does with each message (parse.worker.ts wires it to the worker's scope; tests
  * run it as it is). A parse request decodes, parses and normalizes bytes the window sent; a fetch
- * request (issue 31) first reads the answer itself, through the browser transport's own rules (no
+ * request (issue 31: a Run's, or a describe's) first reads the answer itself, through the browser transport's own rules (no
  * redirects, the answer limit, the sentences of its errors), so a 64 MiB body is read on this thread,
  * not the window's. A reply that cannot be posted back is reported as a failure that names the
  * answer, not the console.
@@ -49,7 +49,7 @@ export function createWorkerHandler(post: PostReply, fetchImpl: FetchLike): (mes
     }
   }
 
-  async function fetchThenParse({ id, fetch: request, hints }: FetchRunRequest): Promise<void> {
+  async function fetchThenParse({ id, fetch: request, hints, kind = 'answer' }: FetchRunRequest): Promise<void> {
     const controller = new AbortController();
     fetching.set(id, controller);
     let result: HttpResult;
@@ -62,7 +62,9 @@ export function createWorkerHandler(post: PostReply, fetchImpl: FetchLike): (mes
     }
     const { body, ...head } = result;
     post({ id, head: { ...head, size: body.byteLength } });
-    parse(id, body, { httpStatus: result.status, hints, kind: 'answer', raw: { type: result.headers['content-type'] ?? 'application/json' } });
+    // A describe's bytes are read into the describe and let go: only a Run's answer keeps them as its raw Blob.
+    const raw = kind === 'answer' ? { raw: { type: result.headers['content-type'] ?? 'application/json' } } : {};
+    parse(id, body, { httpStatus: result.status, hints, kind, ...raw });
   }
 
   return (message) => {

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import type { DescribeResult } from '../../shared/protocol.ts';
 import type { Misfit } from '../response/result-view.ts';
 import type { Connection } from './connections-store.ts';
+import { shareDescribe } from './describe-sharing.ts';
 import { schemaKeys } from './query-keys.ts';
 import { useServices, useStore } from './services.ts';
 import { fetchDescribe, type DescribeOutcome } from '../transport/jql-client.ts';
@@ -19,6 +20,9 @@ export interface DescribeInfo {
   misfits: Misfit[];
 }
 
+/** How each connection's describe is kept: fresh for five minutes, and a large one refetched is not compared with the old. */
+export const DESCRIBE_QUERY_OPTIONS = { staleTime: 5 * 60_000, retry: 1, structuralSharing: shareDescribe } as const;
+
 export function useDescribes(connections: Connection[]): Map<string, DescribeInfo> {
   const { platform, connections: store } = useServices();
   const results = useQueries({
@@ -29,8 +33,7 @@ export function useDescribes(connections: Connection[]): Map<string, DescribeInf
         if (!target) return { describe: null, reason: 'The connection is gone.' };
         return fetchDescribe(platform.transport, target);
       },
-      staleTime: 5 * 60_000,
-      retry: 1,
+      ...DESCRIBE_QUERY_OPTIONS,
     })),
   });
   const key = results.map((r) => r.dataUpdatedAt + ':' + r.status).join('|');

@@ -4,7 +4,8 @@
  */
 import { isSameOrigin } from '../../shared/origin.ts';
 import type { AuthenticationClass, DescribeResult, JqlError } from '../../shared/protocol.ts';
-import { parseDescribeBody, parseResponseBody } from '../response/parse-response.ts';
+import { appDescribeWorker, parseDescribeBody, parseResponseBody, type DescribeParse, type WorkerLike } from '../response/parse-response.ts';
+import { fetchDescribeInWorker } from '../response/run-in-worker.ts';
 import type { ResultView } from '../response/result-view.ts';
 import { readHealth, readLogin, readUser, type Health, type SignedInUser } from '../response/schema/account-schema.ts';
 import type { Misfit } from '../response/schema/lenient.ts';
@@ -116,7 +117,7 @@ export function decodeJson(bytes: ArrayBuffer): unknown {
 }
 
 /** The first section's payload of an answer, or the JqlCallError it stands for. */
-function payloadOrThrow(result: HttpResult, view: ResultView): unknown {
+function payloadOrThrow(result: Pick<HttpResult, 'status' | 'statusText'>, view: ResultView): unknown {
   const errors = [...view.errors, ...(view.sections[0]?.errors ?? [])];
   // Errors past the boundary's cap are counted, not read: they fail the call all the same.
   const unread = view.errorsUnread + (view.sections[0]?.errorsUnread ?? 0);
@@ -193,10 +194,16 @@ export type DescribeOutcome =
  * read) gets plain JSON editing, with the reason. A describe with parts that do not fit keeps the
  * rest and lists them. A large describe is read off the main thread.
  */
-export async function fetchDescribe(transport: Transport, target: ServerTarget): Promise<DescribeOutcome> {
-  const result = await transport.send(consoleCall(target, { __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } }, 60_000));
-  // Nothing keeps a describe's bytes once read: they go to the parse worker without a copy.
-  const { view, describe } = await parseDescribeBody(result.body, result.status, { handOver: true });
+/**
+ * Reads the describe of `target`. In browser mode the describes' worker sends the request and reads
+ * the answer itself (`getWorker`; tests pass a stand-in), so not one byte of a 19 MB describe is read
+ * on the window's thread (issue 31, huge-describe); elsewhere (the desktop app's bridge) the bytes go
+ * to a worker without a copy.
+ */
+export async function fetchDescribe(transport: Transport, target: ServerTarget, getWorker: () => WorkerLike | null = appDescribeWorker): Promise<DescribeOutcome> {
+  const request = consoleCall(target, { __meta__: { namespace: 'system.Schema', intent: 'describe', schema: 'controller' } }, 60_000);
+  const worker = transport.forWorker ? getWorker() : null;
+  const { view, describe, ...result } = worker && transport.forWorker ? await fetchDescribeInWorker(worker, transport.forWorker(request)) : await readDescribe(transport, request, getWorker);
   try {
     payloadOrThrow(result, view);
   } catch (err) {
@@ -208,6 +215,12 @@ export async function fetchDescribe(transport: Transport, target: ServerTarget):
     return { describe: null, reason: `The server's describe cannot be read: ${why.charAt(0).toLowerCase()}${why.slice(1)}` };
   }
   return { describe: describe.describe, misfits: describe.misfits };
+}
+
+/** A describe the transport reads: nothing keeps its bytes once read, they go to a worker without a copy. */
+async function readDescribe(transport: Transport, request: HttpRequestSpec, getWorker: () => WorkerLike | null): Promise<Pick<HttpResult, 'status' | 'statusText'> & DescribeParse> {
+  const { body, status, statusText } = await transport.send(request);
+  return { status, statusText, ...(await parseDescribeBody(body, status, { handOver: true, getWorker })) };
 }
 
 /**
