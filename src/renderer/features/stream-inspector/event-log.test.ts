@@ -118,15 +118,25 @@ describe('EventLog', () => {
     expect(calls).toBe(4);
   });
 
-  it('keeps up with many events', () => {
+  it('keeps up with many events: each entry is tested by the filter at most once, however often the view is read', () => {
+    // The bound, not a time (timings belong to the benchmarks): the view is read every 1,000 events,
+    // as the inspector does while a stream runs, and the filter still runs once per entry, never
+    // over the whole log again.
     const log = new EventLog(50_000);
-    log.setFilter(compileLogQuery('event:updated'));
-    const started = performance.now();
-    for (let i = 0; i < 200_000; i++) log.append(ev(i, { event: i % 3 === 0 ? 'updated' : 'created' }));
+    const filter = compileLogQuery('event:updated')!;
+    let tested = 0;
+    log.setFilter((entry) => {
+      tested++;
+      return filter(entry);
+    });
+    for (let i = 0; i < 200_000; i++) {
+      log.append(ev(i, { event: i % 3 === 0 ? 'updated' : 'created' }));
+      if (i % 1000 === 999) log.view();
+    }
     const view = log.view();
     expect(view.size).toBe(50_000);
     expect(view.count).toBe(Math.ceil(50_000 / 3));
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(tested).toBeLessThanOrEqual(200_000);
   });
 
   it('rejects a bad capacity', () => {
