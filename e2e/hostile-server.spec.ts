@@ -29,6 +29,9 @@ const QUERY = { __meta__: { namespace: 'hostile.Thing', intent: 'retrieve' } };
 // The entries are independent: both workers take them (each starts its own hostile server and page).
 test.describe.configure({ mode: 'parallel' });
 
+/** An answer of the console's own origin that is not the app: nothing of the app runs there. */
+const BLANK_PATH = '/healthz';
+
 let hostile: HostileServer;
 /**
  * The page the entries of this worker share; the page errors of the entry running now, and the init
@@ -38,6 +41,12 @@ let shared: { context: BrowserContext; page: Page; errors: string[]; storageStat
 test.beforeAll(async ({ browser, consoleServer }, testInfo) => {
   hostile = await startHostileServer();
   shared = await sharedPage(browser, { baseURL: consoleServer.url, storageState: consoleServer.storageState, viewport: testInfo.project.use.viewport ?? null });
+});
+// Each entry leaves the app when it ends: the next test's trace starts with a snapshot of the shared
+// page, which took over 45 s (the test's whole time before its own timeout applies) on a loaded
+// machine when it was still the previous entry's console.
+test.afterEach(async () => {
+  await shared?.page.goto(BLANK_PATH);
 });
 test.afterAll(async () => {
   await shared?.context.close();
@@ -81,9 +90,6 @@ function watchRoot(): void {
     }).observe(root, { childList: true });
   });
 }
-
-/** An answer of the console's own origin that is not the app: nothing of the app runs there. */
-const BLANK_PATH = '/healthz';
 
 /**
  * Leaves the previous entry's app (which closes its sockets, workers and databases) for a page of
