@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { normalizeText } from '../response/normalize-envelope.ts';
+import { allErrors } from '../response/result-view.ts';
 import { errorMarkerSpecs, MAX_ERROR_MARKERS } from './error-markers.ts';
 
 const single = JSON.stringify(
@@ -62,5 +64,15 @@ describe('errorMarkerSpecs', () => {
     const specs = errorMarkerSpecs(single, errors);
     expect(specs).toHaveLength(MAX_ERROR_MARKERS);
     expect(specs.at(-1)).toMatchObject({ index: MAX_ERROR_MARKERS - 1, message: `bad ${MAX_ERROR_MARKERS - 1}` });
+  });
+});
+
+describe('errorMarkerSpecs on an answer as the console reads it', () => {
+  it('pins an error whose field holds a zero-width space on that key, not on the key it imitates', () => {
+    // The query holds both keys; the server names the one with U+200B, and the boundary keeps it.
+    const query = JSON.stringify({ __meta__: { namespace: 'a.B', intent: 'create' }, title: 'x', 'ti\u200Btle': 'y' }, null, 2);
+    const view = normalizeText(JSON.stringify({ __payload__: null, __errors__: [{ code: 'unknown_field', message: 'No such field', field: 'ti\u200Btle' }] }), 400);
+    const [spec] = errorMarkerSpecs(query, allErrors(view));
+    expect(at(query, spec!.start, spec!.end)).toBe('"ti\u200Btle"');
   });
 });

@@ -1,6 +1,7 @@
 /** The parts of a diff result: compare tables, errors side by side, and the record changes (paged). */
 import { bigNumberText, isBigNumber, stringifyKeepingNumbers } from '../../../shared/big-number.ts';
 import { useState } from 'react';
+import { visibleText } from '../../components/visible-controls.tsx';
 import type { JqlError, JsonValue } from '../../../shared/protocol.ts';
 import styles from './diff.module.css';
 import type { PayloadDiff } from './record-diff.ts';
@@ -54,7 +55,7 @@ function ErrorColumn({ errors }: { errors: JqlError[] | string[] }) {
     <ul>
       {errors.map((e, i) => (
         <li key={i} className={styles.error}>
-          {typeof e === 'string' ? e : `${e.code}: ${e.message}${e.field ? ` (${e.field})` : ''}`}
+          {typeof e === 'string' ? e : `${e.code}: ${e.message}${e.field ? ` (${visibleText(e.field)})` : ''}`}
         </li>
       ))}
     </ul>

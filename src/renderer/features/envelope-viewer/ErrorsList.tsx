@@ -46,7 +46,7 @@ export function ErrorsList(props: {
                 <span className="error-message"><VisibleControls text={error.message} /></span>
                 {(error.field || error.path) && (
                   <span className="error-where muted">
-                    {error.field && <>field {error.field}</>}
+                    {error.field && <>field <VisibleControls text={error.field} /></>}
                     {error.path && <> · path <VisibleControls text={error.path.join('.')} /></>}
                   </span>
                 )}

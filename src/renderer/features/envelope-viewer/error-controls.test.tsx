@@ -22,4 +22,12 @@ describe('the Errors view', () => {
     expect(text).toContain('path filter.ti⟨U+200B⟩tle.a⟨U+2066⟩b⟨U+2069⟩.0.x⟨U+061C⟩y⟨U+FEFF⟩⟨U+2028⟩');
     expect(text).not.toMatch(/[\u061C\u200B\u2066\u2069\uFEFF\u2028]/);
   });
+
+  it('shows a field named with a zero-width space as such, not as the field it imitates', () => {
+    // `ti\u200Btle` is another key than `title`: a query may hold both, and the error names only one.
+    const view = normalizeText(JSON.stringify({ __payload__: null, __errors__: [{ code: 'validation_error', message: 'Not valid', field: 'ti\u200Btle' }] }), 400);
+    expect(allErrors(view)[0]!.error.field).toBe('ti\u200Btle');
+    const html = renderToStaticMarkup(<ErrorsList errors={allErrors(view)} total={errorCount(view)} onReveal={() => undefined} />);
+    expect(html.replace(/<[^>]+>/g, '')).toContain('field ti⟨U+200B⟩tle');
+  });
 });

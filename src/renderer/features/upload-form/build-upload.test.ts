@@ -97,4 +97,11 @@ describe('mapServerErrors', () => {
       null,
     )).toEqual({ file: ['must be a zip'], [extraPartKey(0)]: ['too wide'], [ARGUMENTS_KEY]: ['ticket: must be an integer'] });
   });
+
+  it('names an argument whose field holds a zero-width space with a visible placeholder', () => {
+    const ctrl = buildFormModel(targetFor('controller:tickets.Document:upload'));
+    expect(mapServerErrors([{ code: 'validation_error', message: 'must be an integer', field: 'tic\u200Bket' }], ctrl, emptyFormState(ctrl), null)).toEqual({
+      [ARGUMENTS_KEY]: ['tic⟨U+200B⟩ket: must be an integer'],
+    });
+  });
 });

@@ -4,6 +4,7 @@
  * shows goes to the form as a whole.
  */
 import type { JqlError } from '../../../shared/protocol.ts';
+import { visibleText } from '../../components/visible-controls.tsx';
 import type { UploadPlan } from './build-upload.ts';
 import type { FormModel } from './form-model.ts';
 import { addError, ARGUMENTS_KEY, extraPartKey, FORM_KEY, UNIQUE_OBJECT_KEY, type FormErrors, type FormState } from './form-state.ts';
@@ -40,7 +41,7 @@ export function mapServerErrors(errors: readonly JqlError[], model: FormModel, s
   for (const error of errors) {
     const key = keyFor(error);
     // An argument's name is not shown next to the arguments box, so the message carries it.
-    const message = key === ARGUMENTS_KEY && error.field && !error.message.includes(error.field) ? `${error.field}: ${error.message}` : error.message;
+    const message = key === ARGUMENTS_KEY && error.field && !error.message.includes(error.field) ? `${visibleText(error.field)}: ${error.message}` : error.message;
     addError(out, key, message);
   }
   return out;

@@ -25,12 +25,19 @@ const detail = record({
   stack: optional(detailText, 'stack', 'text'),
 });
 
+/**
+ * A key of the query or of a record, as an error's field or path names it: data, not the server's
+ * words, so it keeps its bidi and zero-width characters (the views draw them as placeholders, and
+ * the editor's marker finds the key with them); only cut, as a label is.
+ */
+const keyName = v.pipe(v.string(), v.transform((s) => s.slice(0, 200)));
+
 export const errorSchema = v.pipe(
   record({
     code: lenient(label, 'internal_error', 'code', 'text'),
     message: lenient(message, '(the server gave no message)', 'message', 'text'),
-    field: optional(label, 'field', 'text'),
-    path: optional(v.array(v.union([v.pipe(v.string(), v.transform((s) => s.slice(0, 200))), v.number()])), 'path', 'a list of keys and indexes'),
+    field: optional(keyName, 'field', 'text'),
+    path: optional(v.array(v.union([keyName, v.number()])), 'path', 'a list of keys and indexes'),
     detail: optional(detail, 'detail', 'an object {exception, message, stack}'),
   }),
   v.transform((e): JqlError => {
