@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { afterAll } from 'vitest';
 import { buildApp, type AppOptions } from '../app.ts';
 import { start, type RunningServer, type StartOptions } from '../index.ts';
 import type { ServerState } from '../context.ts';
+import { rememberTempFolder } from './temp-folders.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -21,20 +21,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const madeHere = new Set<string>();
-
-// Registered when a test file first imports this module, so it is that file's first afterAll and
-// (vitest runs afterAll hooks in reverse) its last: servers and databases the file closes in its own
-// hooks are closed before their folders go.
-afterAll(() => {
-  for (const dir of madeHere) rmSync(dir, { recursive: true, force: true });
-  madeHere.clear();
-});
-
 /** A fresh folder under the temp folder, removed when the test file ends. */
 export function tempDir(prefix = 'jql-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  madeHere.add(dir);
+  rememberTempFolder(dir);
   return dir;
 }
 
