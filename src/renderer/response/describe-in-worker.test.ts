@@ -52,6 +52,24 @@ describe('a describe read by a worker of its own (issue 31, huge-describe)', () 
     await expect(fetchDescribe(transport, target, () => missing.worker)).resolves.toEqual({ describe: null, reason: 'No system.Schema' });
   });
 
+  it('sends the token in a header to the connection\'s URL only, follows no redirect and holds the answer limit', async () => {
+    const sent: Array<{ url: string; init?: RequestInit }> = [];
+    const page = () => ({ origin: 'http://127.0.0.1:8787', secret: () => 'page-secret' });
+    const transport = createBrowserTransport(async () => new Response('{}'), { of: () => 1024 * 1024 }, page);
+    // A describe that moved elsewhere: refused with the transport's sentence, the new place never asked.
+    const moved = workerWith(async (url, init) => (sent.push({ url, init }), new Response(null, { status: 307, headers: { location: 'http://elsewhere.example/jql' } })));
+    await expect(fetchDescribe(transport, target, () => moved.worker)).rejects.toThrow(/answered with a redirect \(307\)/);
+    expect(sent.map(({ url }) => url)).toEqual(['http://127.0.0.1:9/jql']);
+    expect(sent[0]!.init?.redirect).toBe('manual');
+    expect(new Headers(sent[0]!.init?.headers).get('authorization')).toBe('Bearer t0k');
+    // The page's own secret is for the console's origin, never for another server's describe.
+    expect(new Headers(sent[0]!.init?.headers).get('x-jql-local-admin')).toBeNull();
+    for (const { url } of sent) expect(url).not.toContain('t0k');
+    // A describe larger than the connection's answer limit is refused, not read whole.
+    const huge = workerWith(async () => new Response(describeText(20_000), { status: 200 }));
+    await expect(fetchDescribe(transport, target, () => huge.worker)).rejects.toThrow(/larger than this connection's answer limit \(1 MiB\)/);
+  });
+
   it('goes to the describes\' worker, not the one Runs use: a Run never waits behind a describe being read', async () => {
     const made: Array<{ name: string; received: unknown[] }> = [];
     vi.stubGlobal(
