@@ -5,6 +5,7 @@
  * and copying the cell puts the exact string on the clipboard (the row, whose JSON could not, is refused).
  */
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './fixtures/axe.ts';
 import { expect, test } from './fixtures/test.ts';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
@@ -42,6 +43,8 @@ test('a very long string is shown a piece at a time, found by search and copied 
   await app.responseSearchInput.fill('wordinside');
   await expect(app.searchCount).toHaveText('1 of 1');
   await expect(page.getByTestId('search-note')).toContainText('first 1,000,000 characters');
+  // The cell, the refusal and the search note as a screen reader meets them.
+  expect(await seriousViolations(page)).toEqual([]);
   await page.keyboard.press('Escape');
 
   // The tree: show all draws 100,000 characters of 3,000,000 and pages on.
@@ -50,7 +53,10 @@ test('a very long string is shown a piece at a time, found by search and copied 
   const panel = page.getByTestId('long-text-panel');
   await expect(panel.getByTestId('cut-notice')).toContainText('Showing characters 1–100,000 of 3,000,000 (piece 1 of 30)');
   await expect.poll(async () => (await panel.locator('textarea').inputValue()).length).toBe(100_000);
-  for (let i = 0; i < 5; i++) await panel.getByRole('button', { name: 'next piece' }).click();
+  expect(await seriousViolations(page)).toEqual([]);
+  // Paged from the keyboard: Enter on the focused button, five times.
+  await panel.getByRole('button', { name: 'next piece' }).focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('Enter');
   // An emoji across the edge goes whole to the next piece.
   await expect(panel.getByTestId('cut-notice')).toContainText('Showing characters 500,001–599,999');
   expect(await panel.locator('textarea').inputValue()).toBe(LONG.slice(500_000, 599_999));
