@@ -15,7 +15,7 @@
  * error's message), or any long string of an answer that is not a Run's.
  */
 import { nextTask } from '../../shared/capped-body.ts';
-import { longTextUnits, placeholderOf, stringOfUnits, type LongTextUnits } from './long-text.ts';
+import { answerIdPrefix, longTextUnits, placeholderOf, stringOfUnits, type LongTextUnits } from './long-text.ts';
 
 /** Strings longer than this (in UTF-16 units) travel as bytes. */
 export const LONG_STRING_BYTES = 256 * 1024;
@@ -94,12 +94,14 @@ export function takeLongStrings(root: Container, limit = LONG_STRING_BYTES): Lon
  * whole. Only a Run's payload: what else reads an answer (a describe, the errors) gets whole strings.
  */
 export function takePayloadLongTexts(sections: Array<{ payload: unknown }>, limit = LONG_STRING_BYTES): LongTextUnits[] {
+  // Keyed by the string itself: equal strings of the answer share one buffer, and only equal ones.
   const found = new Map<string, LongTextUnits>();
+  const prefix = answerIdPrefix();
   for (const section of sections) {
     const holder = [section.payload];
     replaceLongStrings(holder, limit, (value) => {
-      const text = longTextUnits(value);
-      found.set(text.id, text);
+      let text = found.get(value);
+      if (!text) found.set(value, (text = longTextUnits(value, `${prefix}.${found.size}`)));
       return placeholderOf(text.id, value);
     });
     section.payload = holder[0];

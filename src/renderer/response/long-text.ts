@@ -8,9 +8,12 @@
  * from the code units only: never the whole string.
  *
  * A placeholder is a string, as a kept big number is (shared/big-number.ts): it survives the structured
- * clone and stays a JSON value that every step (table, tree, search, diff) handles. Its id is the
- * length and a hash of the content, so one string sent twice (two Runs to compare) has one id. Only
- * a registered id is a long text: a data string that happens to start with the mark stays a string.
+ * clone and stays a JSON value that every step (table, tree, search, diff) handles. Its id is random
+ * for each answer plus the string's number in it (equal strings of one answer share one): an id made
+ * from the content (a hash) would let two different strings of one length share one buffer if their
+ * hashes met, so one would show the other's text, and would let a server name another answer's text
+ * in a string of its own. Only a registered id is a long text: a data string that happens to start
+ * with the mark stays a string.
  */
 import { nextTask } from '../../shared/capped-body.ts';
 
@@ -25,13 +28,14 @@ export interface LongTextUnits {
   units: Uint8Array | Uint16Array;
 }
 
-/**
- * The id of a string: its length and a 53-bit hash of its code units (cyrb53), and its code units,
- * in one pass. One byte a unit while every unit so far fits; the first that does not moves to two.
- */
-export function longTextUnits(value: string): LongTextUnits {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
+/** A prefix no other answer's ids share: 96 random bits, so no answer can name another's long text. */
+export function answerIdPrefix(): string {
+  const bits = crypto.getRandomValues(new Uint32Array(3));
+  return Array.from(bits, (n) => n.toString(36)).join('');
+}
+
+/** The code units of `value`, one byte a unit while every unit so far fits, else two; `id` names them. */
+export function longTextUnits(value: string, id: string): LongTextUnits {
   let units: Uint8Array | Uint16Array = new Uint8Array(value.length);
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
@@ -41,13 +45,8 @@ export function longTextUnits(value: string): LongTextUnits {
       units = wide;
     }
     units[i] = code;
-    h1 = Math.imul(h1 ^ code, 2654435761);
-    h2 = Math.imul(h2 ^ code, 1597334677);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  const hash = (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
-  return { id: `${value.length}.${hash}`, units };
+  return { id, units };
 }
 
 /** The placeholder of a string whose id is `id`: the mark, the id, the mark, its head (whole characters). */

@@ -13,9 +13,10 @@ import { LongTextPanel } from './LongTextPanel.tsx';
 import { SEARCHED_LONG_TEXT_CHARS, tableMatches, treeMatches } from './response-search.ts';
 import { cellText, compareValues, detailText, holdsLongText } from './table-model.ts';
 
+let made = 0;
 /** A long text as a Run's answer holds it: registered for as long as `owner` lives. */
 function longText(value: string, owner: object): string {
-  const units = longTextUnits(value);
+  const units = longTextUnits(value, `view-test.${++made}`);
   registerLongTexts(owner, [units]);
   return placeholderOf(units.id, value);
 }
